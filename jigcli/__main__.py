@@ -1,0 +1,3 @@
+from jigcli.cli import main
+
+main()

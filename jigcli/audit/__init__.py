@@ -1,0 +1,1 @@
+"""The faithfulness audit: pairing statements with declarations, and the ledger of verdicts."""

@@ -1,0 +1,367 @@
+"""The command line: the only place arguments are parsed.
+
+Each command parses its options and hands them to `jigcli.commands.<name>.run`, which returns
+the exit code. Command modules are imported inside the command so that `jig verify` does not
+pay for LaTeX or git imports. Every `JigError` is turned into one line and an exit code here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from jigcli import __version__
+from jigcli.errors import JigError
+
+app = typer.Typer(
+    name="jig",
+    help="Decide, the same way every time, whether a submission proves what was posted.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+pose_app = typer.Typer(
+    help="Add a canonical statement or a certificate problem; check write-once in CI.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(pose_app, name="pose")
+
+
+class _Global:
+    root: Path | None = None
+
+
+def _done(code: int) -> NoReturn:
+    raise typer.Exit(code)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"jig {__version__}")
+        raise typer.Exit(0)
+
+
+RootOpt = Annotated[
+    Path | None,
+    typer.Option("--root", help="The verifier repo's root (default: found by walking up)."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print exactly one JSON document.")]
+
+
+@app.callback()
+def _main(
+    root: RootOpt = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    _Global.root = root
+
+
+def _root(local: Path | None) -> Path | None:
+    return local if local is not None else _Global.root
+
+
+# -- verify ------------------------------------------------------------------------------
+
+
+@app.command()
+def verify(
+    manifest: Annotated[Path, typer.Argument(help="The submission manifest (.json).")],
+    statement: Annotated[
+        str | None, typer.Option("--statement", help="Refuse unless the manifest names this id.")
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Also write the verdict here.")] = None,
+    json_out: JsonOpt = False,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Total wall budget in seconds.", min=1)
+    ] = 1200.0,
+    lane: Annotated[
+        str, typer.Option("--lane", help="Certificate resource lane: default or heavy.")
+    ] = "default",
+    allow_no_netns: Annotated[
+        bool,
+        typer.Option(
+            "--allow-no-netns",
+            help="Run certificate checkers without isolation (local development only).",
+        ),
+    ] = False,
+    root: RootOpt = None,
+) -> None:
+    """Verify one submission, Lean proof or certificate witness: exit 0 green, 1 red, 2 usage."""
+    from jigcli.commands import verify as command
+
+    _done(
+        command.run(
+            manifest,
+            statement_id=statement,
+            out=out,
+            as_json=json_out,
+            timeout=timeout,
+            lane=lane,
+            allow_no_netns=allow_no_netns or os.environ.get("JIG_ALLOW_NO_NETNS") == "1",
+            root=_root(root),
+        )
+    )
+
+
+# -- selftest ----------------------------------------------------------------------------
+
+
+@app.command()
+def selftest(
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="Manifests or folders (default: the whole repo).")
+    ] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Parallel jobs.", min=1)] = None,
+    shard: Annotated[
+        str | None, typer.Option("--shard", help="Run only shard I of N, written I/N.")
+    ] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Ignore cached verdicts.")] = False,
+    require_lean: Annotated[
+        bool, typer.Option("--require-lean", help="Fail when Lean manifests cannot run here.")
+    ] = False,
+    json_out: JsonOpt = False,
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Wall budget per submission in seconds.", min=1)
+    ] = 1200.0,
+    allow_no_netns: Annotated[
+        bool, typer.Option("--allow-no-netns", help="Run checkers without isolation (dev only).")
+    ] = False,
+    root: RootOpt = None,
+) -> None:
+    """Verify every manifest that declares `expect` and compare: exit 0 when all match."""
+    from jigcli.commands import selftest as command
+
+    _done(
+        command.run(
+            paths or [],
+            jobs=jobs,
+            shard=shard,
+            use_cache=not no_cache,
+            require_lean=require_lean,
+            as_json=json_out,
+            timeout=timeout,
+            allow_no_netns=allow_no_netns or os.environ.get("JIG_ALLOW_NO_NETNS") == "1",
+            root=_root(root),
+        )
+    )
+
+
+# -- pose --------------------------------------------------------------------------------
+
+POSE_LEAN_EPILOG = (
+    "Example:\n\n"
+    '  jig pose lean S002 --prop "∀ n : ℕ, 0 < n → 0 < n ^ 2" '
+    "--import Mathlib.Algebra.Order.Ring.Lemmas "
+    '--doc "Squares of positive naturals are positive." '
+    "--green Proof.lean --red Weakened.lean --red-reason restatement --commit"
+)
+
+
+@pose_app.command("lean", epilog=POSE_LEAN_EPILOG)
+def pose_lean(
+    label: Annotated[str, typer.Argument(help="The new statement's label (a Lean identifier).")],
+    prop: Annotated[str, typer.Option("--prop", help="The proposition, verbatim Lean.")],
+    imports: Annotated[
+        list[str] | None, typer.Option("--import", help="A module the proposition needs.")
+    ] = None,
+    doc: Annotated[str | None, typer.Option("--doc", help="The statement in prose.")] = None,
+    green: Annotated[
+        Path | None, typer.Option("--green", help="An example proof that must verify green.")
+    ] = None,
+    red: Annotated[
+        list[Path] | None, typer.Option("--red", help="An adversarial example that must be red.")
+    ] = None,
+    red_reason: Annotated[
+        list[str] | None, typer.Option("--red-reason", help="The reason each --red must fail with.")
+    ] = None,
+    build: Annotated[bool, typer.Option("--build", help="Elaborate it with Lean now.")] = False,
+    commit: Annotated[bool, typer.Option("--commit", help="Commit exactly the new files.")] = False,
+    root: RootOpt = None,
+) -> None:
+    """Write Statements/LABEL.lean (write-once), with examples the selftest guards."""
+    from jigcli.commands import pose as command
+
+    _done(
+        command.run_lean(
+            label,
+            prop=prop,
+            imports=imports or [],
+            doc=doc,
+            green=green,
+            red=red or [],
+            red_reasons=red_reason or [],
+            build=build,
+            commit=commit,
+            root=_root(root),
+        )
+    )
+
+
+@pose_app.command("certificate")
+def pose_certificate(
+    problem_id: Annotated[str, typer.Argument(metavar="ID", help="The new problem's id.")],
+    title: Annotated[str, typer.Option("--title", help="A one-line title.")],
+    statement: Annotated[str, typer.Option("--statement", help="What a witness must exhibit.")],
+    witness_format: Annotated[str, typer.Option("--witness-format", help="The witness format.")],
+    checker: Annotated[Path, typer.Option("--checker", help="The checker script (Python).")],
+    green: Annotated[Path, typer.Option("--green", help="A witness that must be accepted.")],
+    red: Annotated[
+        list[Path] | None, typer.Option("--red", help="A witness that must be rejected.")
+    ] = None,
+    wall_sec: Annotated[float | None, typer.Option("--wall-sec")] = None,
+    cpu_sec: Annotated[int | None, typer.Option("--cpu-sec")] = None,
+    address_space_mb: Annotated[int | None, typer.Option("--address-space-mb")] = None,
+    output_bytes: Annotated[int | None, typer.Option("--output-bytes")] = None,
+    commit: Annotated[bool, typer.Option("--commit", help="Commit exactly the new files.")] = False,
+    allow_no_netns: Annotated[
+        bool, typer.Option("--allow-no-netns", help="Run the checker without isolation (dev only).")
+    ] = False,
+    root: RootOpt = None,
+) -> None:
+    """Write Certificates/ID/ after running the checker on every example."""
+    from jigcli.commands import pose as command
+
+    _done(
+        command.run_certificate(
+            problem_id,
+            title=title,
+            statement=statement,
+            witness_format=witness_format,
+            checker=checker,
+            green=green,
+            red=red or [],
+            wall_sec=wall_sec,
+            cpu_sec=cpu_sec,
+            address_space_mb=address_space_mb,
+            output_bytes=output_bytes,
+            commit=commit,
+            allow_no_netns=allow_no_netns or os.environ.get("JIG_ALLOW_NO_NETNS") == "1",
+            root=_root(root),
+        )
+    )
+
+
+@pose_app.command("check")
+def pose_check(
+    base: Annotated[
+        str | None, typer.Option("--base", help="The ref to compare with (default: merge base).")
+    ] = None,
+    json_out: JsonOpt = False,
+    root: RootOpt = None,
+) -> None:
+    """Fail when a posed statement or checker changed or vanished since BASE."""
+    from jigcli.commands import pose as command
+
+    _done(command.run_check(base=base, as_json=json_out, root=_root(root)))
+
+
+# -- policy ------------------------------------------------------------------------------
+
+
+@app.command()
+def policy(
+    files: Annotated[list[Path], typer.Argument(help="Lean sources to scan.")],
+    json_out: JsonOpt = False,
+) -> None:
+    """The static policy scan alone: exit 0 clean, 1 when any file has a violation."""
+    from jigcli.commands import policy as command
+
+    _done(command.run(files, as_json=json_out))
+
+
+# -- the paper verifiers -----------------------------------------------------------------
+
+
+@app.command()
+def compile(
+    file: Annotated[Path, typer.Argument(help="The .tex file (or a file it includes).")],
+    json_out: JsonOpt = False,
+    watch: Annotated[bool, typer.Option("--watch", help="Rebuild on every settled edit.")] = False,
+    no_build: Annotated[
+        bool, typer.Option("--no-build", help="Only say whether the last build is current.")
+    ] = False,
+    engine: Annotated[
+        str | None, typer.Option("--engine", help="pdflatex, xelatex or lualatex.")
+    ] = None,
+) -> None:
+    """Compile a LaTeX paper (shell escape off) and report its diagnostics."""
+    from jigcli.commands import compile as command
+
+    _done(command.run(file, as_json=json_out, watch=watch, no_build=no_build, engine=engine))
+
+
+@app.command("lean-check")
+def lean_check(
+    file: Annotated[Path, typer.Argument(help="The paper (.tex) or its sibling .lean.")],
+    json_out: JsonOpt = False,
+    watch: Annotated[bool, typer.Option("--watch", help="Re-check on every settled edit.")] = False,
+) -> None:
+    """Check each statement of a paper against its declaration in the sibling .lean."""
+    from jigcli.commands import lean_check as command
+
+    _done(command.run(file, as_json=json_out, watch=watch))
+
+
+@app.command()
+def audit(
+    file: Annotated[Path, typer.Argument(help="The paper (.tex) or Statements/LABEL.lean.")],
+    review: Annotated[bool, typer.Option("--review", help="Judge each pair yourself.")] = False,
+    reader: Annotated[
+        str | None, typer.Option("--reader", help="A command that judges each pair (JSON lines).")
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Does each declaration say what its statement says? Kept in <stem>.audit.json."""
+    from jigcli.commands import audit as command
+
+    _done(command.run(file, review=review, reader=reader, as_json=json_out))
+
+
+# -- the machine -------------------------------------------------------------------------
+
+
+@app.command()
+def verifiers(json_out: JsonOpt = False) -> None:
+    """List the registered verifiers, their verdict words and statuses."""
+    from jigcli.commands import verifiers as command
+
+    _done(command.run(as_json=json_out))
+
+
+@app.command()
+def doctor(json_out: JsonOpt = False, root: RootOpt = None) -> None:
+    """What this machine has: Lean and its pins, sandbox routes, TeX engines."""
+    from jigcli.commands import doctor as command
+
+    _done(command.run(as_json=json_out, root=_root(root)))
+
+
+def main() -> None:
+    try:
+        app()
+    except JigError as error:
+        from jigcli.console import say_error
+
+        say_error(error.message)
+        sys.exit(error.exit_code)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as error:  # a bug in jig, not the user's doing: say so in one line
+        if os.environ.get("JIG_DEBUG") == "1":
+            raise
+        from jigcli.console import say_error
+
+        say_error(
+            f"internal error ({type(error).__name__}: {error}); rerun with JIG_DEBUG=1 "
+            "for the traceback and report it."
+        )
+        sys.exit(3)

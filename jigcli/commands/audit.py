@@ -1,0 +1,11 @@
+"""`jig audit`: not built yet (issue #7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jigcli.commands._unbuilt import refuse
+
+
+def run(*args: Any, **kwargs: Any) -> int:
+    refuse("audit", 7)

@@ -1,0 +1,11 @@
+"""`jig verifiers`: not built yet (issue #6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jigcli.commands._unbuilt import refuse
+
+
+def run(*args: Any, **kwargs: Any) -> int:
+    refuse("verifiers", 6)

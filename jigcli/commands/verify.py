@@ -1,0 +1,89 @@
+"""`jig verify MANIFEST`: one submission, Lean or certificate; exit 0 green, 1 red, 2 usage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jigcli.console import emit_json, out
+from jigcli.errors import RepoNotFound, UsageError
+from jigcli.repo import Repo
+from jigcli.verdict import REASONS, Verdict
+from jigcli.verify import VerifyOptions, verify
+
+
+def run(
+    manifest: Path,
+    *,
+    statement_id: str | None,
+    out: Path | None,
+    as_json: bool,
+    timeout: float,
+    lane: str,
+    allow_no_netns: bool,
+    root: Path | None,
+) -> int:
+    if not manifest.is_file():
+        raise UsageError(f"{manifest}: no such manifest; pass the path of a submission's .json.")
+    if lane not in ("default", "heavy"):
+        raise UsageError(f"--lane {lane!r} is not a lane; use default or heavy.")
+    repo = _repo_for(manifest, root)
+    options = VerifyOptions(
+        statement_id=statement_id, timeout=timeout, lane=lane, allow_no_netns=allow_no_netns
+    )
+    verdict = verify(manifest.resolve(), repo, options)
+    if out is not None:
+        _write(verdict, out)
+    if as_json:
+        emit_json(verdict.to_json())
+    else:
+        show(verdict)
+    return verdict.exit_code
+
+
+def _repo_for(manifest: Path, root: Path | None) -> Repo:
+    """`--root`, else the repo above the working directory, else the one above the manifest."""
+    try:
+        return Repo.locate(root)
+    except RepoNotFound:
+        return Repo.locate(start=manifest.resolve().parent)
+
+
+def _write(verdict: Verdict, path: Path) -> None:
+    try:
+        verdict.write(path)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write the verdict to {path}: {exc.strerror}; pick another --out."
+        ) from exc
+
+
+def show(verdict: Verdict) -> None:
+    """The verdict for a person: what, why, each check with its mark, what next, evidence."""
+    from rich.markup import escape
+
+    from jigcli.verifiers.render import mark
+
+    console = out()
+    document = verdict.to_json()
+    reason = document["reason"]
+    colour = "green" if verdict.green else "red"
+    console.print(
+        f"[bold {colour}]{verdict.verdict.upper()}[/] {escape(reason)} — "
+        f"{escape(REASONS[reason].words)}"
+    )
+    subject = " · ".join(
+        str(part) for part in (verdict.submission, verdict.statement_id, verdict.decl) if part
+    )
+    console.print(f"  {escape(subject)}")
+    if verdict.detail and reason != "ok":
+        console.print(f"  {escape(verdict.detail)}")
+    width = max((len(name) for name in verdict.checks), default=0)
+    for name, check in verdict.checks.items():
+        status = {True: "ok", False: "error", None: "pending"}[check.ok]
+        console.print(f"  {mark(status)} {escape(name.ljust(width))}  {escape(check.detail)}")
+    if verdict.elaborated_term_hash:
+        console.print(f"  term hash {verdict.elaborated_term_hash}")
+    if not verdict.green:
+        console.print(f"[bold]Next:[/] {escape(document['next'])}")
+    for label, path in verdict.evidence.items():
+        console.print(f"[dim]{escape(label)}:[/] {escape(path)}")

@@ -1,0 +1,122 @@
+"""Submission manifests (`conject.submission.v1`): read, validated, and typed.
+
+A manifest that exists but is malformed is not a usage error: it is a red `bad_manifest`
+verdict, so `ManifestError` carries a sentence naming the field for the verdict's detail.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jigcli.schemas import validate
+
+MAX_MANIFEST_BYTES = 1024 * 1024
+
+
+class ManifestError(Exception):
+    """The manifest cannot be used; `str()` says which field and why."""
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: Path
+    data: dict[str, Any]
+    raw: bytes
+
+    @property
+    def kind(self) -> str:
+        return str(self.data["kind"])
+
+    @property
+    def statement_id(self) -> str:
+        return str(self.data["statement_id"])
+
+    @property
+    def module(self) -> str | None:
+        return self.data.get("module")
+
+    @property
+    def decl(self) -> str | None:
+        return self.data.get("decl")
+
+    @property
+    def refutes(self) -> str | None:
+        return self.data.get("refutes")
+
+    @property
+    def witness(self) -> str | None:
+        return self.data.get("witness")
+
+    @property
+    def expect(self) -> str | None:
+        return self.data.get("expect")
+
+    @property
+    def expect_reason(self) -> str | None:
+        return self.data.get("expect_reason")
+
+    @property
+    def duplicate_of(self) -> str | None:
+        return self.data.get("duplicate_of")
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
+
+
+def read_manifest(path: Path) -> Manifest:
+    """Parse and validate the manifest at `path` (which the caller checked exists)."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ManifestError(f"the manifest cannot be read: {exc.strerror or exc}") from exc
+    if len(raw) > MAX_MANIFEST_BYTES:
+        raise ManifestError(f"the manifest is {len(raw)} bytes; at most {MAX_MANIFEST_BYTES}")
+    data = _parse_json(raw)
+    problems = validate(data, "submission")
+    if problems:
+        raise ManifestError("; ".join(problems))
+    manifest = Manifest(path=path, data=data, raw=raw)
+    if manifest.kind == "lean":
+        _check_lean_fields(manifest)
+    return manifest
+
+
+def _parse_json(raw: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ManifestError(f"the manifest is not UTF-8 (byte {exc.start})") from exc
+    except json.JSONDecodeError as exc:
+        raise ManifestError(
+            f"the manifest is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from exc
+    except RecursionError as exc:
+        raise ManifestError("the manifest nests too deeply to be read") from exc
+    if not isinstance(data, dict):
+        raise ManifestError("the manifest must be a JSON object")
+    return data
+
+
+def _check_lean_fields(manifest: Manifest) -> None:
+    module, decl = manifest.module or "", manifest.decl or ""
+    if not decl.startswith(module + "."):
+        raise ManifestError(
+            f"decl: {decl!r} must live inside module {module!r} (as {module}.<name>)"
+        )
+    if module.split(".")[0] != "Submissions":
+        raise ManifestError(f"module: {module!r} must be a module under Submissions")
+
+
+def check_module_location(manifest: Manifest, repo_root: Path) -> None:
+    """The module must name a source in the manifest's own folder, never elsewhere."""
+    module = manifest.module or ""
+    source = repo_root.joinpath(*module.split(".")).with_suffix(".lean")
+    if source.parent.resolve() != manifest.folder.resolve():
+        raise ManifestError(
+            f"module: {module!r} names {source.relative_to(repo_root).as_posix()}, which is not "
+            f"in the manifest's own folder; name a module whose source sits beside the manifest"
+        )

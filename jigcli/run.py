@@ -1,0 +1,295 @@
+"""The one process runner: every external program jig starts goes through `run`.
+
+It applies, in one place, what a verifier needs from a child process: a wall clock (the
+whole process group is killed at the deadline, so a wedged `lean` or a forking checker
+never outlives it), resource limits set in the child before `exec`, a fresh session, an
+environment the caller chose, and stdout/stderr read with a byte cap (a pipe is not
+limited by RLIMIT_FSIZE, so a flood is stopped here, never buffered whole).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_OUTPUT_CAP = 64 * 1024 * 1024
+_KILL_GRACE_SEC = 2.0
+_POLL_SEC = 0.25
+_DRAIN_AFTER_EXIT_SEC = 0.5
+
+
+class Deadline:
+    """A wall-clock budget shared by the steps of one verification."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._end = time.monotonic() + seconds
+
+    def remaining(self) -> float:
+        return max(0.0, self._end - time.monotonic())
+
+    def expired(self) -> bool:
+        return self.remaining() <= 0.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Kernel-enforced limits for the child (RLIMIT_*). `None` leaves a limit as inherited."""
+
+    cpu_sec: int | None = None
+    address_space_mb: int | None = None
+    file_size_mb: int | None = None
+    processes: int | None = None
+    no_core: bool = True
+
+    def rlimits(self) -> list[tuple[int, int]]:
+        pairs: list[tuple[int, int]] = []
+        if self.cpu_sec is not None:
+            # The soft limit sends SIGXCPU; the hard limit one second later is SIGKILL.
+            pairs.append((resource.RLIMIT_CPU, self.cpu_sec))
+        if self.address_space_mb is not None:
+            pairs.append((resource.RLIMIT_AS, self.address_space_mb * 1024 * 1024))
+        if self.file_size_mb is not None:
+            pairs.append((resource.RLIMIT_FSIZE, self.file_size_mb * 1024 * 1024))
+        if self.processes is not None:
+            pairs.append((resource.RLIMIT_NPROC, self.processes))
+        if self.no_core:
+            pairs.append((resource.RLIMIT_CORE, 0))
+        return pairs
+
+
+@dataclass
+class RunResult:
+    argv: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+    duration_sec: float
+    timed_out: bool = False
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    stdout_bytes: int = 0
+    stderr_bytes: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+    @property
+    def signal(self) -> int | None:
+        """The signal that ended the child, when one did."""
+        if self.returncode is not None and self.returncode < 0:
+            return -self.returncode
+        return None
+
+    @property
+    def truncated(self) -> bool:
+        return self.stdout_truncated or self.stderr_truncated
+
+    @property
+    def output(self) -> str:
+        """stdout then stderr, as a person would read them."""
+        return "\n".join(part for part in (self.stdout, self.stderr) if part)
+
+
+class ProgramMissing(Exception):
+    """The program to run is not installed (not found on PATH or not executable)."""
+
+    def __init__(self, program: str) -> None:
+        super().__init__(program)
+        self.program = program
+
+
+def _child_setup(rlimits: list[tuple[int, int]]) -> Callable[[], None]:
+    # Runs in the forked child before exec: keep it to plain system calls.
+    def setup() -> None:
+        for which, value in rlimits:
+            soft = value
+            hard = value + 1 if which == resource.RLIMIT_CPU else value
+            resource.setrlimit(which, (soft, hard))
+
+    return setup
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group led by `pid`; quiet when it is already gone."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def run(
+    argv: Sequence[str | os.PathLike[str]],
+    *,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float | None = None,
+    limits: Limits | None = None,
+    output_cap: int = DEFAULT_OUTPUT_CAP,
+    stdin_data: bytes | None = None,
+    on_line: Callable[[str], None] | None = None,
+) -> RunResult:
+    """Run `argv` to completion, within `timeout` seconds and `output_cap` bytes per stream.
+
+    The child leads its own session; when it exits, times out or floods, everything left in
+    its process group is killed. `on_line` (optional) sees each stdout line as it arrives,
+    for progress. Raises `ProgramMissing` when the program does not exist.
+    """
+    args = [os.fspath(a) for a in argv]
+    rlimits = (limits or Limits(no_core=False)).rlimits()
+    started = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            args,
+            cwd=cwd,
+            env=dict(env) if env is not None else None,
+            stdin=subprocess.PIPE if stdin_data is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            preexec_fn=_child_setup(rlimits) if rlimits else None,
+        )
+    except (FileNotFoundError, PermissionError) as exc:
+        raise ProgramMissing(args[0]) from exc
+    reader = _CappedReader(proc, output_cap, on_line)
+    if stdin_data is not None and proc.stdin is not None:
+        _feed_stdin(proc, stdin_data)
+    deadline = None if timeout is None else started + timeout
+    timed_out = reader.pump(deadline)
+    reader.flush_line()
+    if not (timed_out or reader.flooded):
+        timed_out = not _wait_until(proc, deadline)  # it may close its pipes and linger
+    if timed_out or reader.flooded:
+        kill_group(proc.pid)
+    returncode = _reap(proc)
+    kill_group(proc.pid)  # anything the child left running in its group dies with it
+    result = RunResult(
+        argv=args,
+        returncode=returncode,
+        stdout=reader.text(0),
+        stderr=reader.text(1),
+        duration_sec=time.monotonic() - started,
+        timed_out=timed_out,
+        stdout_truncated=reader.truncated[0],
+        stderr_truncated=reader.truncated[1],
+        stdout_bytes=reader.seen[0],
+        stderr_bytes=reader.seen[1],
+    )
+    if reader.flooded:
+        result.notes.append(f"output exceeded {output_cap} bytes; the process was stopped")
+    return result
+
+
+def _feed_stdin(proc: subprocess.Popen[bytes], data: bytes) -> None:
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(data)
+    except BrokenPipeError:
+        pass
+    finally:
+        with contextlib.suppress(BrokenPipeError):
+            proc.stdin.close()
+
+
+def _wait_until(proc: subprocess.Popen[bytes], deadline: float | None) -> bool:
+    """Wait for the child to exit; False when the deadline passed first."""
+    try:
+        proc.wait(timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> int:
+    try:
+        return proc.wait(timeout=_KILL_GRACE_SEC)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait()
+
+
+class _CappedReader:
+    """Reads both pipes without blocking on either, keeping at most `cap` bytes of each."""
+
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        cap: int,
+        on_line: Callable[[str], None] | None,
+    ) -> None:
+        self.proc = proc
+        self.cap = cap
+        self.on_line = on_line
+        self.chunks: tuple[list[bytes], list[bytes]] = ([], [])
+        self.seen = [0, 0]
+        self.truncated = [False, False]
+        self.flooded = False
+        self._partial_line = b""
+
+    def pump(self, deadline: float | None) -> bool:
+        """Read until both pipes close; True when the deadline passed first.
+
+        Once the child itself has exited, whatever it left holding the pipes gets a short
+        grace to finish writing and is then abandoned (and killed with the group by `run`),
+        so an escaped grandchild cannot keep a verification open until its deadline.
+        """
+        selector = selectors.DefaultSelector()
+        for index, stream in enumerate((self.proc.stdout, self.proc.stderr)):
+            assert stream is not None
+            os.set_blocking(stream.fileno(), False)
+            selector.register(stream, selectors.EVENT_READ, index)
+        exited_at: float | None = None
+        try:
+            while selector.get_map():
+                now = time.monotonic()
+                if deadline is not None and now >= deadline:
+                    return True
+                if exited_at is None and self.proc.poll() is not None:
+                    exited_at = now
+                if exited_at is not None and now - exited_at > _DRAIN_AFTER_EXIT_SEC:
+                    return False
+                wait = _POLL_SEC if deadline is None else min(_POLL_SEC, deadline - now)
+                for key, _ in selector.select(timeout=wait):
+                    data = os.read(key.fd, 65536)
+                    if not data:
+                        selector.unregister(key.fileobj)
+                        continue
+                    self._keep(int(key.data), data)
+                    if self.flooded:
+                        return False
+            return False
+        finally:
+            selector.close()
+
+    def _keep(self, index: int, data: bytes) -> None:
+        room = self.cap - self.seen[index]
+        self.seen[index] += len(data)
+        if room > 0:
+            self.chunks[index].append(data[:room])
+        if len(data) > room:
+            self.truncated[index] = True
+            self.flooded = True
+        if index == 0 and self.on_line is not None:
+            self._emit_lines(data)
+
+    def _emit_lines(self, data: bytes) -> None:
+        assert self.on_line is not None
+        *lines, self._partial_line = (self._partial_line + data).split(b"\n")
+        for line in lines:
+            self.on_line(line.decode("utf-8", "replace"))
+
+    def flush_line(self) -> None:
+        if self.on_line is not None and self._partial_line:
+            self.on_line(self._partial_line.decode("utf-8", "replace"))
+            self._partial_line = b""
+
+    def text(self, index: int) -> str:
+        return b"".join(self.chunks[index]).decode("utf-8", "replace")

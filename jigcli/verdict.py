@@ -1,0 +1,268 @@
+"""The verdict (`conject.verdict.v1`): it starts red, each check records itself, and only
+`finish` turns it green, and only when every check actively passed.
+
+What to do next is derived from the reason in one table (`REASONS`), never written per case.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA = "conject.verdict.v1"
+ALLOWED_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
+TERM_HASH_KIND = "jig-normalized-v1"
+
+
+@dataclass(frozen=True)
+class Reason:
+    words: str  # the reason said to a person, in a few words
+    next: str  # what to do about it
+    actionable: bool = True  # False when it says nothing about the submission itself
+
+
+# In precedence order: when several checks fail, the reason listed first is the verdict's.
+REASONS: dict[str, Reason] = {
+    "ok": Reason("every check passed", "Nothing to do: the submission proves the statement."),
+    "bad_manifest": Reason(
+        "the manifest is malformed",
+        "Fix the manifest field the detail names and run jig verify again.",
+    ),
+    "unknown_statement": Reason(
+        "no such canonical statement",
+        "Check statement_id: it must name a file Statements/<id>.lean (or a Certificates/<id>/ "
+        "folder) that exists on this branch.",
+    ),
+    "missing_source": Reason(
+        "the submission's source is missing",
+        "Put the source where the manifest's module (or witness) says it is, next to the manifest.",
+    ),
+    "statement_id_mismatch": Reason(
+        "the manifest names another statement",
+        "The manifest's statement_id differs from the one this run was asked to verify; "
+        "submit it under the right statement or fix statement_id.",
+    ),
+    "missing_witness": Reason(
+        "the witness file is missing or unusable",
+        "Put the witness file named by the manifest next to it, inside the submission folder.",
+    ),
+    "forbidden_syntax": Reason(
+        "the static policy rejected the source",
+        "Remove the construct each violation names (its line is given); it was not built.",
+    ),
+    "build_failed": Reason(
+        "the submission does not compile",
+        "Read the compiler's errors in checks.build.output and fix them; "
+        "`lake build <module>` reproduces them locally.",
+    ),
+    "restatement": Reason(
+        "it proves a different statement",
+        "Your declaration's type is not the canonical statement: compare submitted_type with "
+        "canonical_statement. Prove exactly `Statements.<id>.statement`, not a variant of it.",
+    ),
+    "shadowed_statement": Reason(
+        "it redeclares the canonical statement",
+        "Rename the declaration: a submission may not declare anything under "
+        "`Statements.<id>` or import the statement module.",
+    ),
+    "provenance": Reason(
+        "a constant does not come from where it must",
+        "Check that decl is declared in the submitted module itself and that the statement "
+        "comes from Statements/<id>.lean.",
+    ),
+    "sorry": Reason(
+        "the proof has a hole (sorry)",
+        "Something the proof uses still depends on sorryAx; finish every `sorry`.",
+    ),
+    "native_decide": Reason(
+        "the proof trusts compiled code",
+        "native_decide, decide +native and bv_decide trust the compiler, not the kernel; "
+        "replace them with `decide` or a real proof.",
+    ),
+    "disallowed_axiom": Reason(
+        "the proof uses an axiom outside the trusted three",
+        "Only propext, Classical.choice and Quot.sound are allowed; the detail lists the extras.",
+    ),
+    "audit_failed": Reason(
+        "the axiom audit could not run",
+        "The axiom audit did not elaborate; its output is in checks.axioms.output.",
+    ),
+    "not_a_refutation": Reason(
+        "it does not refute the statement it names",
+        "The proved statement is not `¬ Statements.<refutes>.statement` up to Iff.rfl; "
+        "fix refutes or state the negation exactly.",
+    ),
+    "kernel_rejected": Reason(
+        "the kernel replay rejected a declaration",
+        "leanchecker found a declaration the kernel does not accept; its output names it.",
+    ),
+    "invalid_witness": Reason(
+        "the checker rejected the witness",
+        "The problem's checker says the witness is wrong; its reason is in the detail.",
+    ),
+    "checker_protocol": Reason(
+        "the checker broke its output protocol",
+        "The checker must print exactly one `CONJECT_CERT: {json}` line with a boolean ok; "
+        "this is a problem with the checker, report it to the problem's poser.",
+        actionable=False,
+    ),
+    "checker_error": Reason(
+        "the checker crashed",
+        "The checker exited with an error; its output is in checker_stdout. Report it if "
+        "the witness is well-formed.",
+        actionable=False,
+    ),
+    "sandbox_unavailable": Reason(
+        "no sandbox is available here",
+        "Install bubblewrap (apt-get install bubblewrap) or allow unprivileged user namespaces; "
+        "for local development only, --allow-no-netns runs without one.",
+        actionable=False,
+    ),
+    "timeout": Reason(
+        "a step ran out of time",
+        "The detail names the step. A slow build means a slow proof, not a wrong one; an "
+        "elaboration budget exhausted on the bridge decided nothing — simplify and retry.",
+    ),
+    "toolchain_missing": Reason(
+        "no matching Lean toolchain here",
+        "Install elan (curl https://raw.githubusercontent.com/leanprover/elan/master/"
+        "elan-init.sh -sSf | sh), then in the repo run `lake exe cache get` to fetch the "
+        "Mathlib cache, and verify again.",
+        actionable=False,
+    ),
+    "verifier_error": Reason(
+        "the verifier itself failed",
+        "Not your submission's fault: report it with the verdict file rather than resubmitting.",
+        actionable=False,
+    ),
+}
+
+PRECEDENCE = {name: index for index, name in enumerate(REASONS)}
+
+
+def utc_now() -> str:
+    return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass
+class Check:
+    ok: bool | None  # None: not run (and why is in `detail`)
+    detail: str
+    output: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"ok": self.ok, "detail": self.detail}
+        if self.output:
+            entry["output"] = self.output
+        return entry
+
+
+@dataclass
+class Verdict:
+    kind: str = "lean"
+    submission: str | None = None
+    statement_id: str | None = None
+    decl: str | None = None
+    verdict: str = "red"
+    reason: str | None = None
+    detail: str = ""
+    axioms: list[str] = field(default_factory=list)
+    elaborated_term_hash: str | None = None
+    term_hash_kind: str | None = None
+    statement_hash: str | None = None
+    submission_source_hash: str | None = None
+    statement_source_hash: str | None = None
+    canonical_statement: str | None = None
+    submitted_type: str | None = None
+    print_axioms: str | None = None
+    checks: dict[str, Check] = field(default_factory=dict)
+    toolchain: dict[str, Any] = field(default_factory=dict)
+    timings_sec: dict[str, float] = field(default_factory=dict)
+    timestamp: str = field(default_factory=utc_now)
+    # Where the evidence is: the generated check file, Lean's full output, verdict files.
+    evidence: dict[str, str] = field(default_factory=dict)
+    # Kind-specific fields (certificates: checker_hash, witness_hash, lane, limits, ...).
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # -- recording ------------------------------------------------------------------------
+    def record(self, name: str, ok: bool, detail: str, output: str | None = None) -> bool:
+        """Record one check's outcome; returns `ok` so a step can `return v.record(...)`."""
+        self.checks[name] = Check(ok, detail, output)
+        return ok
+
+    def skip(self, name: str, why: str) -> None:
+        """Record that a check did not run. A skipped check never counts as passed."""
+        self.checks[name] = Check(None, f"not run: {why}")
+
+    def fail(self, reason: str, detail: str) -> None:
+        """Name a failure; of several, the one earliest in `REASONS` becomes the verdict's."""
+        if reason not in REASONS or reason == "ok":
+            raise ValueError(f"unknown failure reason {reason!r}")
+        if self.reason is None or PRECEDENCE[reason] < PRECEDENCE[self.reason]:
+            self.reason = reason
+            self.detail = detail
+
+    def finish(self) -> Verdict:
+        """Turn green only if no failure was named and every recorded check passed."""
+        if self.reason is None:
+            pending = [name for name, check in self.checks.items() if check.ok is not True]
+            if not self.checks or pending:
+                self.fail("verifier_error", "checks did not all run: " + ", ".join(pending))
+            else:
+                self.reason = "ok"
+                self.detail = "every check passed"
+        self.verdict = "green" if self.reason == "ok" else "red"
+        return self
+
+    @property
+    def green(self) -> bool:
+        return self.verdict == "green"
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.green else 1
+
+    # -- output ---------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        reason = self.reason or "verifier_error"
+        advice = REASONS[reason]
+        document: dict[str, Any] = {
+            "schema": SCHEMA,
+            "verdict": self.verdict,
+            "reason": reason,
+            "detail": self.detail,
+            "kind": self.kind,
+            "statement_id": self.statement_id,
+            "submission": self.submission,
+            "decl": self.decl,
+            "axioms": sorted(self.axioms),
+            "elaborated_term_hash": self.elaborated_term_hash,
+            "term_hash_kind": self.term_hash_kind,
+            "statement_hash": self.statement_hash,
+            "submission_source_hash": self.submission_source_hash,
+            "statement_source_hash": self.statement_source_hash,
+            "canonical_statement": self.canonical_statement,
+            "submitted_type": self.submitted_type,
+            "print_axioms": self.print_axioms,
+            "checks": {name: check.to_json() for name, check in self.checks.items()},
+            "toolchain": self.toolchain,
+            "timings_sec": {k: round(v, 3) for k, v in self.timings_sec.items()},
+            "timestamp": self.timestamp,
+            "evidence": self.evidence,
+            "next": advice.next,
+            "agent_actionable": advice.actionable,
+        }
+        document.update(self.extra)
+        return document
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=2, ensure_ascii=False)
+
+    def write(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(self.dumps() + "\n", encoding="utf-8")
+        tmp.replace(path)

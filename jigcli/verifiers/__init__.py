@@ -1,0 +1,1 @@
+"""The verifier contract: a registry of specs, five shared statuses, one rendering kit."""

@@ -1,0 +1,150 @@
+"""One submission through its verifier: the core behind `jig verify` and `jig selftest`.
+
+1. read the manifest (a malformed one is a red `bad_manifest`, never a usage error);
+2. refuse a manifest that names another statement than the one asked for;
+3. dispatch on `kind`: the Lean pipeline (`jigcli.lean.pipeline`) or the certificate
+   pipeline (`jigcli.certificates.pipeline`);
+4. whatever happens, return a finished verdict: a crash is a red `verifier_error`, the
+   wall budget a red `timeout`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jigcli.manifest import Manifest, ManifestError, read_manifest
+from jigcli.repo import Repo
+from jigcli.run import Deadline
+from jigcli.verdict import Verdict
+
+DEFAULT_TIMEOUT_SEC = 1200.0
+# After the budget, the pipeline thread gets this long to notice and stop on its own.
+_WATCHDOG_GRACE_SEC = 5.0
+
+
+@dataclass
+class VerifyOptions:
+    statement_id: str | None = None
+    timeout: float = DEFAULT_TIMEOUT_SEC
+    lane: str = "default"
+    allow_no_netns: bool = False
+    # A private scratch folder for this verification (generated files); selftest gives each
+    # parallel job its own. Default: <repo>/.jig/work/<submission>.
+    work_dir: Path | None = None
+
+
+@dataclass
+class VerifyContext:
+    """What every pipeline step may use besides the manifest and the verdict."""
+
+    repo: Repo
+    options: VerifyOptions
+    deadline: Deadline
+    work_dir: Path
+    step: list[str] = field(default_factory=lambda: ["start"])
+
+    def enter(self, step: str) -> None:
+        """Name the step now running, so a timeout verdict can say where time ran out."""
+        self.step[0] = step
+
+
+def verify(manifest_path: Path, repo: Repo, options: VerifyOptions) -> Verdict:
+    """Verify the submission whose manifest is at `manifest_path` (which must exist)."""
+    verdict = Verdict(submission=repo.rel(manifest_path))
+    verdict.toolchain = _pins_or_empty(repo)
+    context = VerifyContext(
+        repo=repo,
+        options=options,
+        deadline=Deadline(options.timeout),
+        work_dir=options.work_dir or _default_work_dir(repo, manifest_path),
+    )
+    started = time.monotonic()
+    worker = threading.Thread(
+        target=_guarded, args=(manifest_path, verdict, context), daemon=True, name="jig-verify"
+    )
+    worker.start()
+    worker.join(options.timeout + _WATCHDOG_GRACE_SEC)
+    if worker.is_alive():
+        # The pipeline is wedged in Python code; its child processes were bounded by the
+        # deadline already. A fresh verdict, so a half-written one cannot leak out.
+        verdict = _timed_out(verdict, context)
+    verdict.timings_sec["total"] = time.monotonic() - started
+    return verdict.finish()
+
+
+def _guarded(manifest_path: Path, verdict: Verdict, context: VerifyContext) -> None:
+    try:
+        _pipeline(manifest_path, verdict, context)
+    except Exception as error:  # a crash anywhere still yields a red verdict
+        verdict.fail(
+            "verifier_error", f"{type(error).__name__}: {error} (during {context.step[0]})"
+        )
+        verdict.record("verifier", False, "the verifier crashed", traceback.format_exc())
+    if context.deadline.expired() and verdict.reason is None:
+        verdict.fail(
+            "timeout", f"step={context.step[0]}: the {context.options.timeout:g} s budget ran out"
+        )
+
+
+def _pipeline(manifest_path: Path, verdict: Verdict, context: VerifyContext) -> None:
+    context.enter("manifest")
+    manifest = _read(manifest_path, verdict)
+    if manifest is None:
+        return
+    verdict.kind = manifest.kind
+    verdict.statement_id = manifest.statement_id
+    asked = context.options.statement_id
+    if asked is not None and asked != manifest.statement_id:
+        verdict.fail(
+            "statement_id_mismatch",
+            f"the manifest names {manifest.statement_id!r} but this run verifies {asked!r}",
+        )
+        return
+    if manifest.kind == "lean":
+        from jigcli.lean.pipeline import verify_lean
+
+        verify_lean(manifest, verdict, context)
+    else:
+        from jigcli.certificates.pipeline import verify_certificate
+
+        verify_certificate(manifest, verdict, context)
+
+
+def _read(manifest_path: Path, verdict: Verdict) -> Manifest | None:
+    try:
+        manifest = read_manifest(manifest_path)
+    except ManifestError as problem:
+        verdict.fail("bad_manifest", str(problem))
+        verdict.record("manifest", False, str(problem))
+        return None
+    verdict.record("manifest", True, "conject.submission.v1, valid")
+    return manifest
+
+
+def _timed_out(stale: Verdict, context: VerifyContext) -> Verdict:
+    verdict = Verdict(
+        kind=stale.kind,
+        submission=stale.submission,
+        statement_id=stale.statement_id,
+        toolchain=stale.toolchain,
+    )
+    verdict.fail(
+        "timeout", f"step={context.step[0]}: the {context.options.timeout:g} s budget ran out"
+    )
+    return verdict
+
+
+def _pins_or_empty(repo: Repo) -> dict[str, str | None]:
+    try:
+        return repo.toolchain_pins()
+    except OSError:
+        return {}
+
+
+def _default_work_dir(repo: Repo, manifest_path: Path) -> Path:
+    name = repo.rel(manifest_path).replace("/", "__").removesuffix(".json")
+    return repo.work_dir / "work" / name

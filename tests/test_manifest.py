@@ -1,0 +1,97 @@
+import contextlib
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jigcli.manifest import ManifestError, check_module_location, read_manifest
+
+GOOD = {
+    "schema": "conject.submission.v1",
+    "kind": "lean",
+    "statement_id": "S001",
+    "module": "Submissions.S001.Alice",
+    "decl": "Submissions.S001.Alice.proof",
+}
+
+
+def write(tmp_path, data, name="Alice.json"):
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return path
+
+
+def test_a_good_manifest_reads(tmp_path):
+    manifest = read_manifest(write(tmp_path, GOOD))
+    assert (manifest.kind, manifest.statement_id, manifest.decl) == (
+        "lean",
+        "S001",
+        "Submissions.S001.Alice.proof",
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"schema": "other"}, "schema"),
+        ({"kind": "python"}, "kind"),
+        ({"statement_id": "../S001"}, "statement_id"),
+        ({"statement_id": "S001/../../etc"}, "statement_id"),
+        ({"module": None}, "module"),
+        ({"decl": "Other.proof"}, "decl"),
+        ({"module": "Statements.S001", "decl": "Statements.S001.x"}, "module"),
+        ({"expect": "maybe"}, "expect"),
+    ],
+)
+def test_each_malformed_field_is_named(tmp_path, change, field):
+    data = {**GOOD, **change}
+    with pytest.raises(ManifestError, match=field):
+        read_manifest(write(tmp_path, data))
+
+
+def test_missing_field_is_named(tmp_path):
+    data = {k: v for k, v in GOOD.items() if k != "decl"}
+    with pytest.raises(ManifestError, match="decl"):
+        read_manifest(write(tmp_path, data))
+
+
+def test_not_json_says_where(tmp_path):
+    with pytest.raises(ManifestError, match="line 1"):
+        read_manifest(write(tmp_path, "{nope"))
+
+
+def test_module_outside_the_manifest_folder_is_refused(tmp_path):
+    folder = tmp_path / "Submissions" / "S001"
+    folder.mkdir(parents=True)
+    data = {**GOOD, "module": "Submissions.S002.Alice", "decl": "Submissions.S002.Alice.proof"}
+    manifest = read_manifest(write(folder, data))
+    with pytest.raises(ManifestError, match="own folder"):
+        check_module_location(manifest, tmp_path)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=2000))
+def test_random_bytes_never_escape_as_anything_but_manifest_error(tmp_path_factory, blob):
+    path = tmp_path_factory.mktemp("m") / "x.json"
+    path.write_bytes(blob)
+    with contextlib.suppress(ManifestError):
+        read_manifest(path)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from([*GOOD, "refutes", "witness", "x"]), json_values))
+def test_random_json_never_escapes_as_anything_but_manifest_error(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("m") / "x.json"
+    path.write_text(json.dumps({**GOOD, **data}))
+    with contextlib.suppress(ManifestError):
+        read_manifest(path)

@@ -1,0 +1,54 @@
+import sys
+import time
+
+import pytest
+
+from jigcli.run import Limits, ProgramMissing, run
+
+
+def test_run_captures_both_streams_and_exit_code():
+    result = run(["sh", "-c", "echo out; echo err >&2; exit 3"])
+    assert (result.stdout, result.stderr, result.returncode) == ("out\n", "err\n", 3)
+    assert not result.ok and not result.timed_out
+
+
+def test_run_kills_the_whole_group_at_the_deadline(tmp_path, pid_alive):
+    marker = tmp_path / "child.pid"
+    script = f"sleep 30 & echo $! > {marker}; wait"
+    started = time.monotonic()
+    result = run(["sh", "-c", script], timeout=0.5)
+    assert result.timed_out and time.monotonic() - started < 5
+    child = int(marker.read_text())
+    time.sleep(0.1)
+    assert not pid_alive(child)
+
+
+def test_run_stops_a_flood_at_the_output_cap():
+    result = run(["yes"], output_cap=100_000, timeout=10)
+    assert result.stdout_truncated and len(result.stdout) == 100_000
+    assert result.notes and "exceeded" in result.notes[0]
+
+
+def test_run_applies_the_cpu_limit():
+    result = run([sys.executable, "-c", "while True: pass"], limits=Limits(cpu_sec=1), timeout=20)
+    assert result.signal is not None and not result.timed_out
+
+
+def test_run_does_not_wait_for_a_child_that_closed_its_pipes_and_lingers():
+    result = run(["sh", "-c", "exec >&- 2>&-; sleep 30"], timeout=1)
+    assert result.timed_out
+
+
+def test_run_reports_a_missing_program():
+    with pytest.raises(ProgramMissing):
+        run(["/nonexistent/program-jig"])
+
+
+def test_run_streams_lines_to_on_line():
+    seen: list[str] = []
+    run(["sh", "-c", "echo a; echo b; printf c"], on_line=seen.append)
+    assert seen == ["a", "b", "c"]
+
+
+def test_run_feeds_stdin():
+    assert run(["cat"], stdin_data=b"hello").stdout == "hello"
