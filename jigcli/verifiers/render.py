@@ -3,13 +3,30 @@
 Per the contract's colours (§5): filled marks for ok / warn / error, hollow for conditional
 and pending; green, orange, red, stone. The words are always printed next to the mark, so no
 meaning rests on colour (which rich drops when stdout is not a TTY or `NO_COLOR` is set).
+
+Words come from the registry in the verifier's own voice (`verdict_words`, `failure_words`),
+never from a string a command keeps for itself, and every result names its evidence.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
 from rich.markup import escape
 
-STATUSES = ("ok", "conditional", "warn", "error", "pending")
+from jigcli.verifiers.registry import (
+    STATUSES,
+    Status,
+    Why,
+    failure_words,
+    glyph_rank,
+    verdict_words,
+    verifier_status,
+)
+
+# Worst first: on a line with several results, the first of these present wins.
+SEVERITY: tuple[Status, ...] = ("error", "warn", "conditional", "pending", "ok")
 
 MARKS = {"ok": "●", "conditional": "○", "warn": "●", "error": "●", "pending": "○"}
 COLOURS = {
@@ -19,6 +36,7 @@ COLOURS = {
     "error": "red",
     "pending": "grey50",
 }
+assert set(MARKS) == set(COLOURS) == set(STATUSES)
 
 
 def mark(status: str) -> str:
@@ -31,6 +49,53 @@ def place(path: str, line: int | None) -> str:
     return f"{path}:{line}:" if line is not None else f"{path}:"
 
 
-def result_line(path: str, line: int | None, status: str, words: str) -> str:
-    """`path:line: <mark> <words>` as rich markup, the words escaped."""
-    return f"{escape(place(path, line))} {mark(status)} {escape(words)}"
+def result_line(
+    path: str, line: int | None, status: str, words: str, *, evidence: str | None = None
+) -> str:
+    """`path:line: <mark> <words>` as rich markup, the words escaped; `(see <evidence>)` after."""
+    text = f"{escape(place(path, line))} {mark(status)} {escape(words)}"
+    if evidence:
+        text += f" [dim]{escape(f'(see {evidence})')}[/]"
+    return text
+
+
+@dataclass(frozen=True)
+class Result:
+    """One verifier's verdict at one place, with the evidence behind it."""
+
+    verifier: str
+    verdict: str | None  # the verifier's own word; None or unknown reads as pending
+    evidence: str
+    detail: str = ""  # what this result adds to the verdict's words (a message, a count)
+
+    @property
+    def status(self) -> Status:
+        return verifier_status(self.verifier, self.verdict)
+
+    @property
+    def words(self) -> str:
+        said = verdict_words(self.verifier, self.verdict)
+        return f"{said} · {self.detail}" if self.detail else said
+
+
+def merge(results: Iterable[Result]) -> list[Result]:
+    """Several results on one line: worst status first, then the higher glyph rank."""
+    return sorted(results, key=lambda r: (SEVERITY.index(r.status), -glyph_rank(r.verifier)))
+
+
+def merged_line(path: str, line: int | None, results: Sequence[Result]) -> str:
+    """One line for every result at a place: the winner's mark, then each result's words.
+
+    The rest ride along after the winner, and every result's evidence is named once.
+    """
+    if not results:
+        raise ValueError("merged_line needs at least one result")
+    ordered = merge(results)
+    words = "; ".join(r.words for r in ordered)
+    evidence = ", ".join(dict.fromkeys(r.evidence for r in ordered if r.evidence))
+    return result_line(path, line, ordered[0].status, words, evidence=evidence or None)
+
+
+def failure_line(path: str, verifier: str, why: Why, *, evidence: str | None = None) -> str:
+    """A run that could not answer: a hollow pending mark and the failure's words, no verdict."""
+    return result_line(path, None, "pending", failure_words(verifier, why), evidence=evidence)
