@@ -218,3 +218,17 @@ def _root_candidates(folder: Path, target: Path) -> list[Path]:
         for p in texs[:_MAX_CANDIDATES_PER_FOLDER]
         if p.resolve() != target and has_documentclass(p)
     ]
+
+
+def resolve_inclusion(command: str, name: str, source: Path, root_dir: Path) -> Path | None:
+    """The file TeX reads for `\\<command>{name}` written in `source` of the paper rooted in
+    `root_dir`; `name` for `import`/`subimport` is the folder and the file joined."""
+    name = name.strip()
+    if command in ("import", "subimport"):
+        base = source.parent if command == "subimport" else root_dir
+        return _resolve(name, base, force_tex=False)
+    base = source.parent if command == "subfile" else root_dir
+    target = _resolve(name, base, force_tex=command == "include")
+    if target is None and command == "subfile":
+        target = _resolve(name, root_dir, force_tex=False)
+    return target

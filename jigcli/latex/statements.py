@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jigcli.errors import UsageError
+from jigcli.latex.root import resolve_inclusion
 
 VERBATIM_ENVS = frozenset(
     {"verbatim", "verbatim*", "Verbatim", "lstlisting", "minted", "comment", "alltt*"}
@@ -374,22 +375,12 @@ class TheoremKind:
 
 # -- 3. walking the document --------------------------------------------------------------
 
-InputResolver = Callable[[str, Path, bool], Path | None]
+# (command, name as written, the file holding it, the root's folder) → the file TeX reads
+InputResolver = Callable[[str, str, Path, Path], Path | None]
 
 _COMMAND = re.compile(r"\\([A-Za-z@]+)(\*?)")
+_BARE_NAME = re.compile(r"\s*([^\s{}\\%]+)")
 _SECTIONING = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph")
-
-
-def _resolve_input(name: str, base: Path, include: bool) -> Path | None:
-    """`\\input{name}` / `\\include{name}` relative to the root's folder, `.tex` added."""
-    name = name.strip().strip('"')
-    if not name:
-        return None
-    candidate = base / name
-    tex = candidate.with_name(candidate.name + ".tex")
-    if (include or candidate.suffix != ".tex") and tex.is_file():
-        return tex
-    return candidate if candidate.is_file() else None
 
 
 @dataclass
@@ -581,18 +572,23 @@ class _Walker:
 
     def input(self, src: _FileText, star: bool, start: int, end: int) -> int:
         text = src.masked.structural
-        include = text[start:end].startswith("\\include")
+        command = text[start + 1 : end].rstrip("*")
         group = _read_group(text, end)
-        if group is not None:
-            target, after = group[0], group[1]
-        elif include:
-            return end
-        else:  # plain TeX's `\input name`
-            m = re.compile(r"\s*([^\s{}\\]+)").match(text, end)
+        if command in ("import", "subimport"):
+            second = _read_group(text, group[1]) if group else None
+            if group is None or second is None:
+                return end
+            name, after = group[0].strip() + second[0].strip(), second[1]
+        elif group is not None:
+            name, after = group[0], group[1]
+        elif command == "input":  # plain TeX's `\input name`
+            m = _BARE_NAME.match(text, end)
             if m is None:
                 return end
-            target, after = m.group(1), m.end()
-        path = self.resolve(target, self.base, include)
+            name, after = m.group(1), m.end()
+        else:
+            return end
+        path = self.resolve(command, name, src.path, self.base)
         if path is not None:
             self.walk(path)
         return after
@@ -713,6 +709,8 @@ _HANDLERS: dict[str, Callable[[_Walker, _FileText, bool, int, int], int]] = {
     "input": _Walker.input,
     "include": _Walker.input,
     "subfile": _Walker.input,
+    "import": _Walker.input,
+    "subimport": _Walker.input,
     "begin": _Walker.begin,
     "end": _Walker.end,
     "item": _Walker.item,
@@ -798,9 +796,10 @@ class Document:
 
 
 def read_statements(
-    root: Path, *, aux: Path | None = None, resolve: InputResolver = _resolve_input
+    root: Path, *, aux: Path | None = None, resolve: InputResolver = resolve_inclusion
 ) -> Document:
     """Every statement of the paper whose root document is `root`, in reading order."""
+    root = root.resolve()
     walker = _Walker(root, resolve)
     walker.walk(root)
     statements = [statement for _, statement in sorted(walker.found, key=lambda f: f[0])]
