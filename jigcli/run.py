@@ -79,6 +79,9 @@ class RunResult:
     stdout_bytes: int = 0
     stderr_bytes: int = 0
     notes: list[str] = field(default_factory=list)
+    # CPU seconds (user + system) of the child and every descendant it waited for; None where
+    # the platform cannot say. Tells a CPU-limit kill apart from any other SIGKILL.
+    cpu_sec: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -169,7 +172,7 @@ def run(
         timed_out = not _wait_until(proc, deadline)  # it may close its pipes and linger
     if timed_out or reader.flooded:
         kill_group(proc.pid)
-    returncode = _reap(proc)
+    returncode, cpu_sec = _reap(proc)
     kill_group(proc.pid)  # anything the child left running in its group dies with it
     result = RunResult(
         argv=args,
@@ -182,6 +185,7 @@ def run(
         stderr_truncated=reader.truncated[1],
         stdout_bytes=reader.seen[0],
         stderr_bytes=reader.seen[1],
+        cpu_sec=cpu_sec,
     )
     if reader.flooded:
         result.notes.append(f"output exceeded {output_cap} bytes; the process was stopped")
@@ -199,21 +203,42 @@ def _feed_stdin(proc: subprocess.Popen[bytes], data: bytes) -> None:
             proc.stdin.close()
 
 
-def _wait_until(proc: subprocess.Popen[bytes], deadline: float | None) -> bool:
-    """Wait for the child to exit; False when the deadline passed first."""
+def _exited(proc: subprocess.Popen[bytes]) -> bool:
+    """Whether the child has exited, without reaping it: `_reap` reads its CPU time then."""
+    if proc.returncode is not None:
+        return True
+    if not hasattr(os, "waitid"):  # macOS before Python 3.13: reap now, lose the CPU time
+        return proc.poll() is not None
     try:
-        proc.wait(timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        return False
+        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def _wait_until(proc: subprocess.Popen[bytes], deadline: float | None) -> bool:
+    """Wait for the child to exit (not reaping it); False when the deadline passed first."""
+    delay = 0.001
+    while not _exited(proc):
+        now = time.monotonic()
+        if deadline is not None and now >= deadline:
+            return False
+        time.sleep(delay if deadline is None else min(delay, deadline - now))
+        delay = min(delay * 2, 0.05)
     return True
 
 
-def _reap(proc: subprocess.Popen[bytes]) -> int:
-    try:
-        return proc.wait(timeout=_KILL_GRACE_SEC)
-    except subprocess.TimeoutExpired:
+def _reap(proc: subprocess.Popen[bytes]) -> tuple[int, float | None]:
+    """The exit status and, where the platform says, the CPU seconds of the child's tree."""
+    if not _wait_until(proc, time.monotonic() + _KILL_GRACE_SEC):
         proc.kill()
-        return proc.wait()
+    if proc.returncode is not None:
+        return proc.returncode, None
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    except ChildProcessError:  # someone else reaped it; Popen knows how to say so
+        return proc.wait(), None
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_utime + usage.ru_stime
 
 
 class _CappedReader:
@@ -252,7 +277,7 @@ class _CappedReader:
                 now = time.monotonic()
                 if deadline is not None and now >= deadline:
                     return True
-                if exited_at is None and self.proc.poll() is not None:
+                if exited_at is None and _exited(self.proc):
                     exited_at = now
                 if exited_at is not None and now - exited_at > _DRAIN_AFTER_EXIT_SEC:
                     return False

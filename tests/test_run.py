@@ -52,3 +52,15 @@ def test_run_streams_lines_to_on_line():
 
 def test_run_feeds_stdin():
     assert run(["cat"], stdin_data=b"hello").stdout == "hello"
+
+
+def test_run_reports_the_cpu_time_of_the_child_and_its_waited_for_children():
+    spin = "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass"
+    script = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {spin!r}])"
+    result = run([sys.executable, "-c", script], timeout=20)
+    assert result.ok and result.cpu_sec is not None and result.cpu_sec >= 0.3
+
+
+def test_run_reports_cpu_time_when_the_cpu_limit_kills_the_child():
+    result = run([sys.executable, "-c", "while True: pass"], limits=Limits(cpu_sec=1), timeout=20)
+    assert result.cpu_sec is not None and result.cpu_sec >= 0.9
