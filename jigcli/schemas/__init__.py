@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
-SCHEMA_NAMES = ("verdict", "submission", "certificate")
+SCHEMA_NAMES = ("verdict", "submission", "certificate", "audit")
 
 
 @cache
