@@ -1,11 +1,86 @@
-"""`jig selftest`: not built yet (issue #4)."""
+"""`jig selftest [PATH…]`: every example manifest verified and compared with its `expect`.
+
+Exit 0 when nothing failed (skips are not failures unless `--require-lean`), 1 otherwise.
+Finding no example at all is an error (exit 2), not a pass: a selftest of nothing usually
+means a moved folder or a wrong PATH, and CI must not go green on it. An empty *shard* is
+fine: a 4-way matrix over 3 examples leaves one shard idle.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
 
-from jigcli.commands._unbuilt import refuse
+from jigcli.console import emit_json, out
+from jigcli.errors import JigError, RepoNotFound
+from jigcli.repo import Repo
+from jigcli.selftest import report
+from jigcli.selftest.cache import Keys, VerdictCache, default_cache_dir
+from jigcli.selftest.discover import default_folders, discover
+from jigcli.selftest.judge import judge
+from jigcli.selftest.progress import progress
+from jigcli.selftest.runner import Settings, plan_jobs, run_cases
+from jigcli.selftest.shard import parse_shard, select
 
 
-def run(*args: Any, **kwargs: Any) -> int:
-    refuse("selftest", 4)
+class NothingToTest(JigError):
+    exit_code = 2
+
+
+def run(
+    paths: list[Path],
+    *,
+    jobs: int | None,
+    shard: str | None,
+    use_cache: bool,
+    require_lean: bool,
+    as_json: bool,
+    timeout: float,
+    allow_no_netns: bool,
+    root: Path | None,
+) -> int:
+    chosen_shard = parse_shard(shard) if shard is not None else None
+    repo = _repo_for(paths, root)
+    every = discover(repo, paths)
+    if not every:
+        raise NothingToTest(_nothing_found(repo, paths))
+    cases = select(every, chosen_shard) if chosen_shard else every
+    scope = f"shard {chosen_shard} ({len(cases)} of {len(every)})" if chosen_shard else "selftest"
+    settings = Settings(plan_jobs(jobs), timeout=timeout, allow_no_netns=allow_no_netns)
+    cache = VerdictCache(default_cache_dir()) if use_cache else None
+    keys = Keys(repo, allow_no_netns=allow_no_netns)
+    with progress(len(cases), quiet=as_json) as on_done:
+        outcomes = run_cases(cases, repo, settings, cache=cache, keys=keys, on_done=on_done)
+    results = judge(outcomes, repo, require_lean=require_lean)
+    verified = sum(not outcome.cached for outcome in outcomes)
+    report.write_verdict_files(repo, results)
+    report.append_step_summary(results, verified=verified, scope=scope)
+    if as_json:
+        emit_json(report.to_json(results))
+    elif not cases:
+        out().print(f"{scope}: this shard holds none of the {len(every)} examples; nothing to do.")
+    else:
+        report.show(results, verified=verified, scope=scope)
+    return 1 if report.counts(results)["failed"] else 0
+
+
+def _repo_for(paths: list[Path], root: Path | None) -> Repo:
+    """`--root`, else the repo above the working directory, else the one above the first PATH."""
+    try:
+        return Repo.locate(root)
+    except RepoNotFound:
+        if not paths:
+            raise
+        return Repo.locate(start=paths[0].resolve().parent)
+
+
+def _nothing_found(repo: Repo, paths: list[Path]) -> str:
+    if paths:
+        where = ", ".join(str(path) for path in paths)
+        return f"No manifest with an `expect` under {where}; pass examples or their folders."
+    searched = ", ".join(repo.rel(folder) + "/" for folder in default_folders(repo)) or (
+        "Submissions/ or Certificates/*/submissions/ (neither exists)"
+    )
+    return (
+        f"No manifest with an `expect` in {searched} of {repo.root}; "
+        "add examples with jig pose, or pass the PATHs to test."
+    )

@@ -1,0 +1,203 @@
+"""The verdict cache: a verdict is reused only when nothing that could change it changed.
+
+The key of a case is the SHA-256 of every input its verdict depends on:
+
+- always: the cache format, jig's version and the bytes of jig's own sources (a developer
+  editing a pipeline must not be served verdicts the old code reached), the manifest's
+  repo-relative path and bytes;
+- Lean: the submitted module's source, `Statements/<id>.lean` (and the statement it
+  `refutes`), everything under `Commons/` and `Verify/`, and the pins (`lean-toolchain`,
+  `lake-manifest.json`, `lakefile.toml` / `lakefile.lean`);
+- certificates: the witness bytes, everything in `Certificates/<id>/` outside
+  `submissions/` (checker, spec and any helper they read), the Python that runs the
+  checker, and whether isolation may be skipped (`--allow-no-netns`).
+
+Verdicts that say something about this machine or this moment rather than the submission
+are never stored (`NEVER_CACHED`). The cache lives in `platformdirs.user_cache_dir("jig")`,
+or in `$JIG_CACHE_DIR` when set; a cache that cannot be read or written is a miss, never an
+error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import sys
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from jigcli import __version__
+from jigcli.hashing import sha256_hex
+from jigcli.repo import Repo
+from jigcli.selftest.discover import Case
+
+CACHE_FORMAT = "jig-selftest-cache-v1"
+# Timeouts, crashes, a missing toolchain or sandbox, a crashed checker (often a signal or an
+# exhausted limit on a loaded machine): none of these is a fact about the submission.
+NEVER_CACHED = frozenset(
+    {"timeout", "verifier_error", "toolchain_missing", "sandbox_unavailable", "checker_error"}
+)
+PIN_FILES = ("lean-toolchain", "lake-manifest.json", "lakefile.toml", "lakefile.lean")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+_MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*$")
+
+
+def default_cache_dir() -> Path:
+    override = os.environ.get("JIG_CACHE_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("jig"))
+
+
+def cacheable(document: dict[str, Any]) -> bool:
+    return document.get("verdict") in ("green", "red") and document.get("reason") not in (
+        NEVER_CACHED | {None}
+    )
+
+
+class VerdictCache:
+    """Verdict documents stored by key, one small file each, written atomically."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory / "verdicts" / CACHE_FORMAT
+
+    def _path(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        try:
+            document = json.loads(self._path(key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(document, dict) or not cacheable(document):
+            return None
+        return document
+
+    def put(self, key: str, document: dict[str, Any]) -> bool:
+        """Store `document` if it may be cached; False when it was not stored."""
+        if not cacheable(document):
+            return False
+        path = self._path(key)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            return False
+        return True
+
+
+class Keys:
+    """Cache keys for the cases of one run; repo-wide digests are computed once."""
+
+    def __init__(self, repo: Repo, *, allow_no_netns: bool) -> None:
+        self.repo = repo
+        self.allow_no_netns = allow_no_netns
+        self._trees: dict[str, str] = {}
+
+    def key(self, case: Case) -> str:
+        parts: list[tuple[str, str]] = [
+            ("format", CACHE_FORMAT),
+            ("jig", self._jig),
+            ("manifest", case.rel),
+            ("manifest-bytes", _file_digest(case.path)),
+        ]
+        if case.kind == "lean":
+            parts += self._lean_parts(case)
+        elif case.kind == "certificate":
+            parts += self._certificate_parts(case)
+        return sha256_hex(json.dumps(parts))
+
+    def _lean_parts(self, case: Case) -> list[tuple[str, str]]:
+        module = case.data.get("module")
+        source = (
+            _file_digest(self.repo.module_path(module))
+            if isinstance(module, str) and _MODULE.match(module)
+            else "invalid"
+        )
+        parts = [("source", source)]
+        for field in ("statement_id", "refutes"):
+            name = case.data.get(field)
+            if isinstance(name, str) and _NAME.match(name):
+                parts.append((field, _file_digest(self.repo.statements_dir / f"{name}.lean")))
+        parts += [
+            ("commons", self._tree(self.repo.commons_dir)),
+            ("verify", self._tree(self.repo.verify_dir)),
+            ("pins", self._pins),
+        ]
+        return parts
+
+    def _certificate_parts(self, case: Case) -> list[tuple[str, str]]:
+        witness = case.data.get("witness")
+        parts = [
+            (
+                "witness",
+                _file_digest(case.path.parent / witness) if isinstance(witness, str) else "none",
+            ),
+            ("python", f"{sys.executable} {sys.version}"),
+            ("allow_no_netns", str(self.allow_no_netns)),
+        ]
+        problem = case.statement_id
+        if problem is not None and _NAME.match(problem):
+            parts.append(("problem", self._tree(self.repo.certificates_dir / problem)))
+        return parts
+
+    @cached_property
+    def _jig(self) -> str:
+        package = Path(__file__).resolve().parent.parent
+        return f"{__version__} {self._tree(package, suffixes=('.py', '.json'))}"
+
+    @cached_property
+    def _pins(self) -> str:
+        return " ".join(_file_digest(self.repo.root / name) for name in PIN_FILES)
+
+    def _tree(self, folder: Path, suffixes: tuple[str, ...] | None = None) -> str:
+        """One digest over every file under `folder` (paths and bytes), `submissions/` and
+        hidden or cache folders excluded; memoised for the run."""
+        memo = str(folder)
+        if memo not in self._trees:
+            self._trees[memo] = _tree_digest(folder, suffixes)
+        return self._trees[memo]
+
+
+def _tree_digest(folder: Path, suffixes: tuple[str, ...] | None) -> str:
+    if not folder.is_dir():
+        return "absent"
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if _excluded(relative) or not path.is_file():
+            continue
+        if suffixes is not None and path.suffix not in suffixes:
+            continue
+        digest.update(relative.as_posix().encode("utf-8") + b"\0")
+        digest.update(_file_digest(path).encode("ascii") + b"\n")
+    return digest.hexdigest()
+
+
+def _excluded(relative: Path) -> bool:
+    first = relative.parts[0] if relative.parts else ""
+    return first == "submissions" or any(
+        part.startswith(".") or part == "__pycache__" for part in relative.parts
+    )
+
+
+def _file_digest(path: Path) -> str:
+    """The file's SHA-256, streamed; "missing" unless it is a regular file (a manifest may
+    name anything as its witness, /dev/zero included)."""
+    try:
+        if not path.is_file():
+            return "missing"
+        with path.open("rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError:
+        return "missing"

@@ -1,0 +1,165 @@
+"""What a selftest leaves behind: the table, the JSON document, one verdict file per
+manifest under `.jig/verdicts/`, and a Markdown table in the GitHub step summary."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from jigcli.repo import Repo
+from jigcli.selftest.judge import Result
+from jigcli.verdict import REASONS
+
+HASH_PREFIX = 12  # hex digits of the term hash shown in tables
+
+
+def counts(results: Sequence[Result]) -> dict[str, int]:
+    return {
+        "passed": sum(r.matched for r in results),
+        "failed": sum(r.failed for r in results),
+        "skipped": sum(r.skipped for r in results),
+    }
+
+
+def to_json(results: Sequence[Result]) -> dict[str, Any]:
+    return {
+        "results": [
+            {
+                "manifest": r.case.rel,
+                "kind": r.case.kind,
+                "expect": r.case.expect,
+                "expect_reason": r.case.expect_reason,
+                "verdict": r.verdict,
+                "reason": r.reason,
+                "matched": r.matched,
+                "skipped": r.skipped,
+                "cached": r.cached,
+                "elaborated_term_hash": r.term_hash,
+            }
+            for r in results
+        ],
+        **counts(results),
+    }
+
+
+def verdict_path(repo: Repo, rel: str) -> Path:
+    """`.jig/verdicts/<manifest path>`: the verdict sits where the manifest does, mirrored."""
+    return repo.work_dir / "verdicts" / rel
+
+
+def write_verdict_files(repo: Repo, results: Sequence[Result]) -> None:
+    for result in results:
+        path = verdict_path(repo, result.case.rel)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(result.document, indent=2, ensure_ascii=False) + "\n", "utf-8")
+        tmp.replace(path)
+
+
+def hash_prefix(result: Result) -> str:
+    term_hash = result.term_hash or ""
+    return term_hash.removeprefix("sha256:")[:HASH_PREFIX]
+
+
+def expected(result: Result) -> str:
+    reason = result.case.expect_reason
+    return result.case.expect + (f" {reason}" if reason and reason != "ok" else "")
+
+
+def status(result: Result) -> str:
+    return "skipped" if result.skipped else "matched" if result.matched else "FAILED"
+
+
+# -- for a person ---------------------------------------------------------------------------
+
+
+def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
+    """The table, then each failure and each kind of skip in a sentence, then the totals."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from jigcli.console import out
+    from jigcli.verifiers.render import mark, result_line
+
+    console = out()
+    table = Table(show_edge=False, pad_edge=False, header_style="bold")
+    for column in ("manifest", "verdict", "reason", "hash", "expected", "matched", "cached"):
+        table.add_column(column, no_wrap=column != "manifest")
+    for r in results:
+        state = "pending" if r.skipped else "ok" if r.matched else "error"
+        table.add_row(
+            escape(r.case.rel),
+            escape(r.verdict or "—"),
+            escape(r.reason or "—"),
+            hash_prefix(r),
+            escape(expected(r)),
+            f"{mark(state)} {status(r)}",
+            "cached" if r.cached else "",
+        )
+    console.print(table)
+    for r in results:
+        for problem in r.problems if not r.skipped else ():
+            console.print(result_line(r.case.rel, None, "error", problem))
+    for reason, number in Counter(r.reason for r in results if r.skipped).items():
+        advice = REASONS[reason].next if reason in REASONS else ""
+        console.print(
+            f"{mark('pending')} {number} skipped ({escape(str(reason))}): {escape(advice)}"
+        )
+    console.print(escape(summary_line(results, verified=verified, scope=scope)))
+
+
+def summary_line(results: Sequence[Result], *, verified: int, scope: str) -> str:
+    total = counts(results)
+    cached = sum(r.cached for r in results)
+    line = (
+        f"{scope}: {total['passed']} matched, {total['failed']} failed, "
+        f"{total['skipped']} skipped · {verified} verified, {cached} from the cache"
+    )
+    if results and verified == 0:
+        line += " · nothing changed, so nothing was verified"
+    return line
+
+
+# -- for GitHub -----------------------------------------------------------------------------
+
+
+def append_step_summary(results: Sequence[Result], *, verified: int, scope: str) -> None:
+    """Append a Markdown table to `$GITHUB_STEP_SUMMARY` when GitHub Actions set it."""
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return
+    with open(target, "a", encoding="utf-8") as summary:
+        summary.write(markdown(results, verified=verified, scope=scope))
+
+
+def markdown(results: Sequence[Result], *, verified: int, scope: str) -> str:
+    lines = [
+        f"### jig selftest — {summary_line(results, verified=verified, scope=scope)}",
+        "",
+        "| manifest | verdict | reason | hash | expected | matched | cached |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        cells = [
+            f"`{r.case.rel}`",
+            r.verdict or "—",
+            r.reason or "—",
+            f"`{hash_prefix(r)}`" if hash_prefix(r) else "",
+            expected(r),
+            {"matched": "✅ matched", "skipped": "⏭️ skipped"}.get(status(r), "❌ failed"),
+            "cached" if r.cached else "",
+        ]
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    problems = [(r.case.rel, p) for r in results if r.failed for p in r.problems]
+    if problems:
+        lines.append("")
+        lines += [f"- `{rel}`: {_cell(problem)}" for rel, problem in problems]
+    return "\n".join(lines) + "\n\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

@@ -1,0 +1,170 @@
+"""Verify the cases the cache cannot answer, in parallel, each in a work dir of its own.
+
+How many at once (`plan_jobs`): `--jobs N`, by default the CPUs this process may use; Lean
+verifications are further held to one per 8 GiB of RAM (a Mathlib-importing `lean` and its
+`lake build` and `leanchecker` need several GiB together, and swapping turns a 10-minute
+verification into a timeout), and never fewer than one. Certificate checks only need a CPU.
+
+Jobs run on threads: a verification spends its time waiting on child processes (`lake`,
+`lean`, a sandboxed checker), which releases the GIL, and threads share the cache and the
+repo digests without pickling. Each verification gets a fresh work dir under
+`.jig/work/selftest/`, named from its manifest path, so parallel jobs never share a file.
+Lean cases are started first: they are the long ones, so the run ends sooner.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jigcli.hashing import sha256_hex
+from jigcli.repo import Repo
+from jigcli.selftest.cache import Keys, VerdictCache
+from jigcli.selftest.discover import Case
+from jigcli.verify import VerifyOptions
+
+GIB = 1024**3
+LEAN_JOB_MEMORY = 8 * GIB
+
+
+@dataclass(frozen=True)
+class Plan:
+    jobs: int  # verifications at once
+    lean_jobs: int  # of which Lean, at most
+
+
+@dataclass(frozen=True)
+class Settings:
+    plan: Plan
+    timeout: float
+    allow_no_netns: bool
+
+
+@dataclass
+class Outcome:
+    """One case's verdict document, and whether it came from the cache."""
+
+    case: Case
+    document: dict[str, Any]
+    cached: bool
+    seconds: float = 0.0
+
+
+def plan_jobs(requested: int | None, memory_bytes: int | None = None) -> Plan:
+    jobs = requested or _cpus()
+    memory = memory_bytes if memory_bytes is not None else _memory()
+    lean = jobs if memory is None else max(1, min(jobs, memory // LEAN_JOB_MEMORY))
+    return Plan(jobs=jobs, lean_jobs=lean)
+
+
+def _cpus() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def _memory() -> int | None:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def work_dir_for(repo: Repo, case: Case) -> Path:
+    """A private folder per manifest; the path digest keeps `a/b__c` and `a__b/c` apart."""
+    name = case.rel.removesuffix(".json").replace("/", "__")
+    return repo.work_dir / "work" / "selftest" / f"{name}-{sha256_hex(case.rel)[:8]}"
+
+
+def run_cases(
+    cases: Sequence[Case],
+    repo: Repo,
+    settings: Settings,
+    *,
+    cache: VerdictCache | None,
+    keys: Keys,
+    on_done: Callable[[Outcome], None],
+) -> list[Outcome]:
+    """Every case's outcome, from the cache where it can answer, else by verifying it."""
+    outcomes: list[Outcome] = []
+    pending: list[tuple[Case, str]] = []
+    for case in cases:
+        key = keys.key(case)
+        document = cache.get(key) if cache is not None else None
+        if document is None:
+            pending.append((case, key))
+            continue
+        outcome = Outcome(case, document, cached=True)
+        outcomes.append(outcome)
+        on_done(outcome)
+    pending.sort(key=lambda item: item[0].kind != "lean")  # stable: Lean first
+
+    def finished(outcome: Outcome, key: str) -> None:
+        if cache is not None:
+            cache.put(key, outcome.document)
+        outcomes.append(outcome)
+        on_done(outcome)
+
+    _verify_all(pending, repo, settings, finished)
+    return outcomes
+
+
+def _verify_all(
+    queue: list[tuple[Case, str]],
+    repo: Repo,
+    settings: Settings,
+    finished: Callable[[Outcome, str], None],
+) -> None:
+    """Run the verifications within the plan's limits, reporting each as it finishes."""
+    running: dict[Future[Outcome], tuple[Case, str]] = {}
+    pool = ThreadPoolExecutor(max_workers=settings.plan.jobs, thread_name_prefix="jig-selftest")
+    try:
+        while queue or running:
+            _start_what_fits(pool, queue, running, repo, settings)
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                _case, key = running.pop(future)
+                finished(future.result(), key)
+    finally:
+        # On an interrupt, start nothing more; what runs is bounded by its own deadline.
+        pool.shutdown(wait=not running, cancel_futures=True)
+
+
+def _start_what_fits(
+    pool: ThreadPoolExecutor,
+    queue: list[tuple[Case, str]],
+    running: dict[Future[Outcome], tuple[Case, str]],
+    repo: Repo,
+    settings: Settings,
+) -> None:
+    lean_running = sum(1 for case, _ in running.values() if case.kind == "lean")
+    index = 0
+    while index < len(queue) and len(running) < settings.plan.jobs:
+        case, key = queue[index]
+        if case.kind == "lean" and lean_running >= settings.plan.lean_jobs:
+            index += 1  # a certificate further down the queue may still fit
+            continue
+        queue.pop(index)
+        running[pool.submit(verify_case, case, repo, settings)] = (case, key)
+        lean_running += case.kind == "lean"
+
+
+def verify_case(case: Case, repo: Repo, settings: Settings) -> Outcome:
+    """Verify one case in a fresh work dir of its own; always returns a verdict document."""
+    from jigcli import verify as core
+
+    work_dir = work_dir_for(repo, case)
+    shutil.rmtree(work_dir, ignore_errors=True)
+    work_dir.mkdir(parents=True, exist_ok=True)
+    options = VerifyOptions(
+        timeout=settings.timeout, allow_no_netns=settings.allow_no_netns, work_dir=work_dir
+    )
+    started = time.monotonic()
+    verdict = core.verify(case.path, repo, options)
+    return Outcome(case, verdict.to_json(), cached=False, seconds=time.monotonic() - started)
