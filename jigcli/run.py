@@ -163,13 +163,19 @@ def run(
     except (FileNotFoundError, PermissionError) as exc:
         raise ProgramMissing(args[0]) from exc
     reader = _CappedReader(proc, output_cap, on_line)
-    if stdin_data is not None and proc.stdin is not None:
-        _feed_stdin(proc, stdin_data)
-    deadline = None if timeout is None else started + timeout
-    timed_out = reader.pump(deadline)
-    reader.flush_line()
-    if not (timed_out or reader.flooded):
-        timed_out = not _wait_until(proc, deadline)  # it may close its pipes and linger
+    try:
+        if stdin_data is not None and proc.stdin is not None:
+            _feed_stdin(proc, stdin_data)
+        deadline = None if timeout is None else started + timeout
+        timed_out = reader.pump(deadline)
+        reader.flush_line()
+        if not (timed_out or reader.flooded):
+            timed_out = not _wait_until(proc, deadline)  # it may close its pipes and linger
+    except BaseException:
+        # Ctrl-C (or any error) while waiting: the child's group must not outlive the caller.
+        kill_group(proc.pid)
+        proc.wait()
+        raise
     if timed_out or reader.flooded:
         kill_group(proc.pid)
     returncode, cpu_sec = _reap(proc)
