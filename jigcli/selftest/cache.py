@@ -26,11 +26,11 @@ import json
 import os
 import re
 import sys
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from jigcli import __version__
+import jigcli
 from jigcli.hashing import sha256_hex
 from jigcli.repo import Repo
 from jigcli.selftest.discover import Case
@@ -41,6 +41,7 @@ CACHE_FORMAT = "jig-selftest-cache-v1"
 NEVER_CACHED = frozenset(
     {"timeout", "verifier_error", "toolchain_missing", "sandbox_unavailable", "checker_error"}
 )
+PACKAGE = Path(jigcli.__file__).resolve().parent
 PIN_FILES = ("lean-toolchain", "lake-manifest.json", "lakefile.toml", "lakefile.lean")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*$")
@@ -151,22 +152,27 @@ class Keys:
             parts.append(("problem", self._tree(self.repo.certificates_dir / problem)))
         return parts
 
-    @cached_property
+    @property
     def _jig(self) -> str:
-        package = Path(__file__).resolve().parent.parent
-        return f"{__version__} {self._tree(package, suffixes=('.py', '.json'))}"
+        return f"{jigcli.__version__} {jig_sources_digest(PACKAGE)}"
 
     @cached_property
     def _pins(self) -> str:
         return " ".join(_file_digest(self.repo.root / name) for name in PIN_FILES)
 
-    def _tree(self, folder: Path, suffixes: tuple[str, ...] | None = None) -> str:
+    def _tree(self, folder: Path) -> str:
         """One digest over every file under `folder` (paths and bytes), `submissions/` and
         hidden or cache folders excluded; memoised for the run."""
         memo = str(folder)
         if memo not in self._trees:
-            self._trees[memo] = _tree_digest(folder, suffixes)
+            self._trees[memo] = _tree_digest(folder, None)
         return self._trees[memo]
+
+
+@cache
+def jig_sources_digest(package: Path) -> str:
+    """jig's own code and schemas, once per process."""
+    return _tree_digest(package, (".py", ".json"))
 
 
 def _tree_digest(folder: Path, suffixes: tuple[str, ...] | None) -> str:
