@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -30,3 +31,54 @@ def _pid_alive(pid: int) -> bool:
 @pytest.fixture
 def pid_alive() -> Callable[[int], bool]:
     return _pid_alive
+
+
+# -- the stand-in Lean toolchain (tests/standin/) ---------------------------------------------
+
+STANDIN_BIN = Path(__file__).resolve().parent / "standin" / "bin"
+# Everything a stand-in needs besides itself (python3, sleep), and no real Lean.
+_BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+class Standin:
+    """Puts the stand-in `lake`/`lean`/`leanchecker` first on PATH for one test, with a
+    scenario it answers from and a log of every invocation (see tests/standin/standin.py)."""
+
+    def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.scenario_path = tmp_path / "standin-scenario.json"
+        self.log_path = tmp_path / "standin-log.jsonl"
+        self.monkeypatch = monkeypatch
+        self.scenario({})
+        monkeypatch.setenv("JIG_STANDIN_SCENARIO", str(self.scenario_path))
+        monkeypatch.setenv("JIG_STANDIN_LOG", str(self.log_path))
+        monkeypatch.setenv("ELAN_HOME", str(tmp_path / "no-elan"))
+        self.install()
+
+    def install(self) -> None:
+        self.monkeypatch.setenv("PATH", f"{STANDIN_BIN}{os.pathsep}{_BASE_PATH}")
+
+    def uninstall(self) -> None:
+        """No Lean at all on PATH (and no ~/.elan/bin)."""
+        self.monkeypatch.setenv("PATH", _BASE_PATH)
+
+    def scenario(self, data: dict[str, object]) -> None:
+        self.scenario_path.write_text(json.dumps(data), encoding="utf-8")
+
+    def calls(self) -> list[dict[str, object]]:
+        if not self.log_path.exists():
+            return []
+        lines = self.log_path.read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines if line.strip()]
+
+    def count(self, tool: str, first_arg: str | None = None) -> int:
+        return sum(
+            1
+            for call in self.calls()
+            if call["tool"] == tool
+            and (first_arg is None or (call["argv"] or [None])[0] == first_arg)  # type: ignore[index]
+        )
+
+
+@pytest.fixture
+def standin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Standin:
+    return Standin(tmp_path, monkeypatch)
