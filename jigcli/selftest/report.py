@@ -79,6 +79,7 @@ def status(result: Result) -> str:
 
 def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
     """The table, then each failure and each kind of skip in a sentence, then the totals."""
+    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
@@ -88,7 +89,7 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
     console = out()
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     for column in ("manifest", "verdict", "reason", "hash", "expected", "matched", "cached"):
-        table.add_column(column, no_wrap=column != "manifest")
+        table.add_column(column, no_wrap=column != "manifest", overflow="fold")
     for r in results:
         state = "pending" if r.skipped else "ok" if r.matched else "error"
         table.add_row(
@@ -100,7 +101,10 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
             f"{mark(state)} {status(r)}",
             "cached" if r.cached else "",
         )
-    console.print(table)
+    if console.is_terminal:
+        console.print(table)
+    else:  # a CI log or a pipe has no width to fit: do not cut columns to 80
+        Console(file=console.file, width=max(console.width, 200), highlight=False).print(table)
     for r in results:
         for problem in r.problems if not r.skipped else ():
             console.print(result_line(r.case.rel, None, "error", problem))

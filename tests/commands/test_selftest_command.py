@@ -1,0 +1,233 @@
+"""`jig selftest` end to end through the command's `run` and the typer app, with the
+verifier stood in for (the pipelines have their own tests; this is about the command)."""
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from jigcli.cli import app
+from jigcli.commands.selftest import NothingToTest, run
+from jigcli.errors import UsageError
+from jigcli.schemas import validate
+
+
+def _helpers():
+    path = Path(__file__).resolve().parents[1] / "selftest" / "helpers.py"
+    spec = importlib.util.spec_from_file_location("selftest_helpers", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+kit = _helpers()
+A, B = "Submissions/S001/A.json", "Submissions/S001/B.json"
+W = "Certificates/C001/submissions/w.json"
+
+
+@pytest.fixture
+def repo_root(tmp_path, monkeypatch):
+    monkeypatch.setenv("JIG_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    root = kit.make_repo(tmp_path / "repo")
+    kit.lean_manifest(root, A)
+    kit.lean_manifest(root, B, "red", "restatement")
+    kit.certificate_manifest(root, "C001", "w", "red", "invalid_witness")
+    return root
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    verifier = kit.FakeVerifier()
+    monkeypatch.setattr("jigcli.verify.verify", verifier)
+    return verifier
+
+
+def selftest(root: Path, *paths: Path, **options) -> int:
+    arguments = {
+        "jobs": 2,
+        "shard": None,
+        "use_cache": True,
+        "require_lean": False,
+        "as_json": False,
+        "timeout": 60.0,
+        "allow_no_netns": False,
+        "root": root,
+    }
+    arguments.update(options)
+    return run(list(paths), **arguments)
+
+
+def json_run(root: Path, capsys, **options) -> tuple[int, dict]:
+    code = selftest(root, as_json=True, **options)
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_all_matched_exits_0_with_a_table(repo_root, fake, capsys):
+    assert selftest(repo_root) == 0
+    shown = capsys.readouterr().out
+    for header in ("manifest", "verdict", "reason", "hash", "expected", "matched", "cached"):
+        assert header in shown
+    assert A in shown and "restatement" in shown
+    assert "3 matched, 0 failed, 0 skipped" in shown
+
+
+def test_the_json_document_has_exactly_the_promised_shape(repo_root, fake, capsys):
+    code, document = json_run(repo_root, capsys)
+    assert code == 0
+    assert set(document) == {"results", "passed", "failed", "skipped"}
+    assert (document["passed"], document["failed"], document["skipped"]) == (3, 0, 0)
+    types = {
+        "manifest": str,
+        "kind": str,
+        "expect": str,
+        "expect_reason": (str, type(None)),
+        "verdict": (str, type(None)),
+        "reason": (str, type(None)),
+        "matched": bool,
+        "skipped": bool,
+        "cached": bool,
+        "elaborated_term_hash": (str, type(None)),
+    }
+    for entry in document["results"]:
+        assert set(entry) == set(types)
+        assert all(isinstance(entry[k], t) for k, t in types.items())
+    green = next(e for e in document["results"] if e["manifest"] == A)
+    assert green["kind"] == "lean" and green["elaborated_term_hash"].startswith("sha256:")
+    assert green["expect_reason"] is None and green["verdict"] == "green"
+
+
+def test_json_prints_nothing_else_on_stdout(repo_root, fake, capsys):
+    selftest(repo_root, as_json=True)
+    json.loads(capsys.readouterr().out)  # exactly one document
+
+
+def test_a_wrong_reason_fails_with_exit_1_and_says_both_reasons(repo_root, fake, capsys):
+    fake.answers[B] = kit.Answer("red", "build_failed", detail="unknown identifier 'foo'")
+    assert selftest(repo_root) == 1
+    shown = capsys.readouterr().out
+    assert f"{B}: " in shown
+    assert "expected red `restatement`, got red `build_failed`" in shown
+
+
+def test_duplicate_greens_fail_the_selftest(repo_root, fake, capsys):
+    kit.lean_manifest(repo_root, "Submissions/S001/C.json")
+    fake.answers["Submissions/S001/C.json"] = kit.Answer("green", term_hash=kit.sha256_tagged(A))
+    code, document = json_run(repo_root, capsys)
+    assert code == 1 and document["failed"] == 2
+
+
+def test_verdict_files_mirror_the_manifests(repo_root, fake):
+    selftest(repo_root)
+    for rel in (A, B, W):
+        written = json.loads((repo_root / ".jig" / "verdicts" / rel).read_text())
+        assert written["submission"] == rel
+        assert validate(written, "verdict") == []
+
+
+def test_a_rerun_with_nothing_changed_verifies_nothing_and_says_so(repo_root, fake, capsys):
+    selftest(repo_root)
+    capsys.readouterr()
+    fake.calls.clear()
+    assert selftest(repo_root) == 0
+    assert fake.calls == []
+    shown = capsys.readouterr().out
+    assert "0 verified, 3 from the cache" in shown and "nothing was verified" in shown
+    assert (repo_root / ".jig" / "verdicts" / A).is_file()
+
+
+def test_cached_results_say_so_in_json(repo_root, fake, capsys):
+    json_run(repo_root, capsys)
+    _, document = json_run(repo_root, capsys)
+    assert all(entry["cached"] for entry in document["results"])
+
+
+def test_no_cache_verifies_everything_again(repo_root, fake, capsys):
+    selftest(repo_root)
+    capsys.readouterr()
+    fake.calls.clear()
+    _, document = json_run(repo_root, capsys, use_cache=False)
+    assert len(fake.calls) == 3 and not any(e["cached"] for e in document["results"])
+
+
+def test_lean_without_toolchain_is_skipped_and_passes(repo_root, fake, capsys):
+    for rel in (A, B):
+        fake.answers[rel] = kit.Answer("red", "toolchain_missing", detail="no lake on PATH")
+    assert selftest(repo_root) == 0
+    shown = capsys.readouterr().out
+    assert "1 matched, 0 failed, 2 skipped" in shown
+    assert "2 skipped (toolchain_missing): Install elan" in shown
+
+
+def test_require_lean_fails_without_toolchain(repo_root, fake, capsys):
+    fake.answers[A] = kit.Answer("red", "toolchain_missing")
+    code, document = json_run(repo_root, capsys, require_lean=True)
+    assert code == 1 and document["failed"] == 1 and document["skipped"] == 0
+
+
+def test_a_shard_runs_only_its_part(repo_root, fake, capsys):
+    seen = []
+    for index in (1, 2):
+        _, document = json_run(repo_root, capsys, shard=f"{index}/2", use_cache=False)
+        seen += [entry["manifest"] for entry in document["results"]]
+    assert sorted(seen) == sorted([A, B, W])
+
+
+def test_an_empty_shard_passes_and_says_why(repo_root, fake, capsys):
+    codes = []
+    for index in range(1, 6):
+        codes.append(selftest(repo_root, shard=f"{index}/5", use_cache=False))
+    assert codes == [0] * 5
+    assert "holds none of the 3 examples" in capsys.readouterr().out
+
+
+def test_a_bad_shard_is_a_usage_error(repo_root, fake):
+    with pytest.raises(UsageError, match="I/N"):
+        selftest(repo_root, shard="two of four")
+
+
+def test_nothing_to_test_is_an_error_not_a_pass(tmp_path, fake):
+    root = kit.make_repo(tmp_path / "empty")
+    with pytest.raises(NothingToTest, match="No manifest with an `expect`") as raised:
+        selftest(root)
+    assert raised.value.exit_code == 2
+
+
+def test_paths_limit_the_run(repo_root, fake, capsys):
+    code = selftest(repo_root, repo_root / A, as_json=True)
+    assert code == 0
+    assert [e["manifest"] for e in json.loads(capsys.readouterr().out)["results"]] == [A]
+
+
+def test_the_github_step_summary_gets_a_markdown_table(repo_root, fake, tmp_path, monkeypatch):
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    fake.answers[B] = kit.Answer("red", "build_failed", detail="a | pipe")
+    selftest(repo_root, shard="1/1")
+    text = summary.read_text()
+    assert text.startswith("earlier step\n")
+    assert "| manifest | verdict | reason | hash | expected | matched | cached |" in text
+    assert f"| `{B}` | red | build_failed |" in text
+    assert "a \\| pipe" in text and "❌ failed" in text and "shard 1/1" in text
+
+
+def test_the_cli_passes_its_options_through(repo_root, fake, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    result = CliRunner().invoke(
+        app, ["selftest", "--json", "--jobs", "2", "--shard", "1/1", "--no-cache"]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["passed"] == 3
+    assert {call.options.timeout for call in fake.calls} == {1200.0}
+
+
+def test_the_cli_turns_allow_no_netns_into_the_option(repo_root, fake, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    CliRunner().invoke(app, ["selftest", "--allow-no-netns", "--timeout", "5", "--no-cache"])
+    assert {(c.options.allow_no_netns, c.options.timeout) for c in fake.calls} == {(True, 5.0)}
