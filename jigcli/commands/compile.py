@@ -1,11 +1,256 @@
-"""`jig compile`: not built yet (issue #6)."""
+"""`jig compile FILE.tex`: the `compile` verifier on a LaTeX paper.
+
+Builds the paper's root document (shell escape off) and prints one line per diagnostic
+(`path:line: <mark> <message>`), then the verdict in the verifier's words with its evidence,
+the log. `--json` prints one document:
+
+    {"verifier": "compile", "document", "verdict", "status", "diagnostics": [{"file", "line",
+     "severity", "message"}], "engine", "pdf", "log", "evidence"}
+
+plus `"changed"` (the sources that differ) for `stale`, and `"failure": {"why", "words",
+"detail"}` with `"verdict": null` when the build could not answer at all (no engine, killed,
+out of time) — a failure is never a verdict. A diagnostic's `line` is null only when neither
+the log nor the source names one. Exit 0 only for `compiled`.
+
+`--watch` rebuilds on every settled edit of a source the last build read, showing one running
+line with a clock (on stderr) and then the result; with `--json` it prints one compact JSON
+document per line: `compiling` when a rebuild starts, then its result. Ctrl-C ends it, with the
+last result's exit code.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
-from jigcli.commands._unbuilt import refuse
+from jigcli.console import emit_json, err, out
+from jigcli.errors import UsageError
+from jigcli.latex.compile import BuildResult, build, check, choose_engine, up_to_date
+from jigcli.latex.log import Diagnostic
+from jigcli.latex.root import find_root, source_files
+from jigcli.latex.state import load as load_state
+from jigcli.latex.state import state_path
+from jigcli.verifiers.registry import failure_words, verdict_words, verifier_status
+from jigcli.verifiers.render import failure_line, mark, place, result_line
+
+VERIFIER = "compile"
+_DEBOUNCE_MS = 1600  # the most a burst of changes is held back
+_SETTLE_MS = 150  # quiet this long after a change and the edit counts as settled
 
 
-def run(*args: Any, **kwargs: Any) -> int:
-    refuse("compile", 6)
+def run(file: Path, *, as_json: bool, watch: bool, no_build: bool, engine: str | None) -> int:
+    if watch and no_build:
+        raise UsageError("--watch rebuilds and --no-build never builds; pass one of them.")
+    root = find_root(file)
+    chosen = choose_engine(root, engine)
+    if watch:
+        return _watch(root, chosen, as_json=as_json)
+    if no_build:
+        result = check(root, chosen)
+    else:
+        with _running_line(root, chosen):
+            result = build(root, chosen)
+    if as_json:
+        emit_json(to_json(result))
+    else:
+        _print(result)
+    return exit_code(result)
+
+
+def exit_code(result: BuildResult) -> int:
+    return 0 if result.verdict == "compiled" else 1
+
+
+# -- the JSON document -------------------------------------------------------------------------
+
+
+def _shown(path: Path) -> str:
+    """A path as the user would type it: relative to the working directory when inside it."""
+    try:
+        return path.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _evidence(result: BuildResult) -> Path:
+    if result.verdict == "stale":
+        record = state_path(result.root)
+        return record if record.is_file() else result.root
+    return result.log
+
+
+def to_json(result: BuildResult) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "verifier": VERIFIER,
+        "document": _shown(result.root),
+        "verdict": result.verdict,
+        "status": verifier_status(VERIFIER, result.verdict),
+        "diagnostics": [d.to_json() for d in result.diagnostics],
+        "engine": result.engine_words,
+        "pdf": _shown(result.pdf) if result.pdf else None,
+        "log": _shown(result.log),
+        "evidence": _shown(_evidence(result)),
+    }
+    if result.verdict == "stale":
+        document["changed"] = result.changed
+    if result.failure is not None:
+        document["failure"] = {
+            "why": result.failure.why,
+            "words": failure_words(VERIFIER, result.failure.why),
+            "detail": result.failure.detail,
+        }
+    return document
+
+
+# -- human output ------------------------------------------------------------------------------
+
+_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+def _print(result: BuildResult) -> None:
+    console = out()
+    for diagnostic in sorted(result.diagnostics, key=lambda d: _ORDER[d.severity]):
+        console.print(_diagnostic_line(result.root, diagnostic))
+    console.print(_summary_line(result))
+
+
+def _diagnostic_line(root: Path, diagnostic: Diagnostic) -> str:
+    from rich.markup import escape
+
+    path = _shown(root.parent / diagnostic.file)
+    if diagnostic.severity == "info":
+        note = escape("note: " + diagnostic.message)
+        return f"{escape(place(path, diagnostic.line))} [dim]{note}[/]"
+    status = verifier_status(VERIFIER, "error" if diagnostic.severity == "error" else "warning")
+    return result_line(path, diagnostic.line, status, diagnostic.message)
+
+
+def _summary_line(result: BuildResult) -> str:
+    document = _shown(result.root)
+    if result.failure is not None:
+        evidence = _shown(result.log) if result.log.is_file() else None
+        return failure_line(
+            document, VERIFIER, result.failure.why, detail=result.failure.detail, evidence=evidence
+        )
+    parts = [verdict_words(VERIFIER, result.verdict)]
+    if result.verdict == "stale":
+        parts.append("changed: " + ", ".join(result.changed))
+    else:
+        parts += _counts(result.diagnostics)
+        if result.engine_words:
+            parts.append(f"Built with {result.engine_words}")
+        if not result.started_process:
+            parts.append("nothing changed since the last build")
+    status = verifier_status(VERIFIER, result.verdict)
+    evidence = _shown(_evidence(result))
+    return result_line(document, None, status, " · ".join(parts), evidence=evidence)
+
+
+def _counts(diagnostics: list[Diagnostic]) -> list[str]:
+    counts = []
+    for severity, one, many in (
+        ("error", "error", "errors"),
+        ("warning", "warning", "warnings"),
+        ("info", "note", "notes"),
+    ):
+        n = sum(1 for d in diagnostics if d.severity == severity)
+        if n:
+            counts.append(f"{n} {one if n == 1 else many}")
+    return [", ".join(counts)] if counts else []
+
+
+@contextmanager
+def _running_line(root: Path, engine: str) -> Iterator[None]:
+    """One line on stderr with a clock while TeX runs (only on a terminal, only if it will run)."""
+    console = err()
+    if not console.is_terminal or up_to_date(root, engine) is not None:
+        yield
+        return
+    from rich.live import Live
+    from rich.text import Text
+
+    words = verdict_words(VERIFIER, "compiling")
+    started = time.monotonic()
+
+    class Clock:
+        def __rich__(self) -> Text:
+            elapsed = time.monotonic() - started
+            return Text.from_markup(f"{mark('pending')} {_shown(root)}: {words} {elapsed:.1f} s")
+
+    with Live(Clock(), console=console, refresh_per_second=8, transient=True):
+        yield
+
+
+# -- --watch -----------------------------------------------------------------------------------
+
+
+def _watched(root: Path) -> set[Path]:
+    """The files whose edit should rebuild: what the last build read, what it missed."""
+    files = set(source_files(root))
+    last = load_state(root)
+    if last is not None:
+        files.update(last.project_files())
+        for name in last.result.missing_files:
+            files.add((root.parent / name.strip('"')).resolve())
+            files.add((root.parent / (name.strip('"') + ".tex")).resolve())
+    return files
+
+
+def _watch_folders(root: Path, files: set[Path]) -> list[Path]:
+    folders = {root.parent}
+    for path in files:
+        if not path.is_relative_to(root.parent) and path.parent.is_dir():
+            folders.add(path.parent)
+    return sorted(folders)
+
+
+def _emit_line(result: BuildResult) -> None:
+    sys.stdout.write(json.dumps(to_json(result), ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def _show(result: BuildResult, as_json: bool) -> None:
+    if as_json:
+        _emit_line(result)
+    else:
+        _print(result)
+
+
+def _watch(root: Path, engine: str, *, as_json: bool) -> int:
+    from watchfiles import watch
+
+    code = 1
+    try:
+        code = _rebuild(root, engine, as_json=as_json, first=True)
+        watched = _watched(root)
+        # One watcher for the whole session: edits made while TeX runs wait in its queue.
+        for _batch in watch(
+            *_watch_folders(root, watched),
+            watch_filter=lambda _change, path: Path(path).resolve() in watched,
+            debounce=_DEBOUNCE_MS,
+            step=_SETTLE_MS,
+            raise_interrupt=False,
+        ):
+            if up_to_date(root, engine) is None:
+                code = _rebuild(root, engine, as_json=as_json, first=False)
+                watched.clear()
+                watched.update(_watched(root))
+    except KeyboardInterrupt:
+        pass
+    return code
+
+
+def _rebuild(root: Path, engine: str, *, as_json: bool, first: bool) -> int:
+    if as_json:
+        _emit_line(BuildResult(root, engine, "compiling"))
+    elif not first:
+        out().print(f"[dim]{time.strftime('%H:%M:%S')} · rebuilding[/]")
+    with _running_line(root, engine):
+        result = build(root, engine)
+    _show(result, as_json)
+    return exit_code(result)

@@ -96,6 +96,11 @@ def merged_line(path: str, line: int | None, results: Sequence[Result]) -> str:
     return result_line(path, line, ordered[0].status, words, evidence=evidence or None)
 
 
-def failure_line(path: str, verifier: str, why: Why, *, evidence: str | None = None) -> str:
+def failure_line(
+    path: str, verifier: str, why: Why, *, detail: str = "", evidence: str | None = None
+) -> str:
     """A run that could not answer: a hollow pending mark and the failure's words, no verdict."""
-    return result_line(path, None, "pending", failure_words(verifier, why), evidence=evidence)
+    words = failure_words(verifier, why)
+    if detail:
+        words += f" ({detail})"
+    return result_line(path, None, "pending", words, evidence=evidence)
