@@ -1,0 +1,386 @@
+"""A paper's statements paired with the declarations of its sibling `.lean`.
+
+Declarations are read on top of the Lean lexer (`jigcli.lean.lexer`), so a keyword inside a
+comment, a string or a longer name never starts one. A declaration is a command that starts
+with its modifiers (docstring, `@[…]`, `private`, `protected`, `noncomputable`, …) and a
+declaration keyword (`theorem`, `lemma`, `def`, `abbrev`, `axiom`, `instance`, `structure`,
+`class`, `inductive`, `opaque`, `example`), as the first word of its line; it runs to the last
+token before the next command. Its full name follows the `namespace`s open around it
+(`_root_.` escapes them); `section`s add nothing. The comments right above it (and on its
+first line) may carry `-- tex: <label>` and `-- helper`.
+
+A statement pairs with declarations by the first rule that finds any:
+
+1. `blueprint`: its `\\lean{A, B}` names (several allowed), each matched to a declaration by
+   full name or by the name inside the file's namespaces; a name the file does not declare
+   (a Mathlib lemma) is kept as written;
+2. `tex-comment`: declarations marked `-- tex: <label>` with its label;
+3. `docstring`: declarations whose docstring names its label;
+4. `name`: its label turned into a name — `thm:main` ↔ `main` or `thm_main` (`-` and `:` read
+   as `_`) — declared inside the file's namespaces. When both exist nothing is guessed: the
+   statement stays unpaired and says why.
+
+A top-level `theorem` / `lemma` that no statement pairs with is `unstated` unless it is
+`private` or marked `-- helper`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from jigcli.latex.statements import Statement
+
+if TYPE_CHECKING:
+    from jigcli.lean.lexer import Token
+
+DECL_KEYWORDS = frozenset(
+    {
+        "theorem", "lemma", "def", "abbrev", "axiom", "instance", "structure", "class",
+        "inductive", "opaque", "example",
+    }
+)  # fmt: skip
+MODIFIERS = frozenset(
+    {"private", "protected", "noncomputable", "partial", "unsafe", "nonrec", "scoped", "local"}
+)
+# Commands other than declarations: they end the declaration before them. Only counted as
+# the first word of a line, since `open … in` and `set_option … in` also occur inside proofs.
+OTHER_COMMANDS = frozenset(
+    {
+        "namespace", "section", "end", "open", "variable", "universe", "set_option",
+        "attribute", "import", "mutual", "export", "deriving", "initialize", "macro",
+        "macro_rules", "syntax", "elab", "elab_rules", "notation", "infix", "infixl", "infixr",
+        "prefix", "postfix", "omit", "include", "suppress_compilation",
+    }
+)  # fmt: skip
+PROVED_KINDS = frozenset({"theorem", "lemma"})
+_TEX_MARK = re.compile(r"^\s*tex\s*:\s*(\S+)\s*$")
+_HELPER_MARK = re.compile(r"^\s*helper\b")
+
+
+@dataclass(frozen=True)
+class Decl:
+    """One declaration of the `.lean` file, as written."""
+
+    kind: str
+    name: str  # as written after the keyword ("" for `example` / anonymous instances)
+    full_name: str  # inside its namespaces, `_root_.` removed
+    namespaces: tuple[str, ...]
+    line: int  # its first line: docstring, attribute or modifier
+    keyword_line: int
+    end_line: int
+    docstring: str | None
+    tex_labels: tuple[str, ...]
+    private: bool
+    helper: bool
+    source: str  # its lines, exactly
+    header: str  # its signature, up to the `:=` / `where` / `|` that starts its body
+
+    @property
+    def judged_text(self) -> str:
+        """What the audit judges: a theorem's signature (its proof says nothing about what
+        it claims), every other declaration's whole source (a definition's body is its
+        meaning)."""
+        return self.header if self.kind in PROVED_KINDS else self.source
+
+
+@dataclass(frozen=True)
+class LeanFile:
+    path: Path
+    text: str
+    decls: tuple[Decl, ...]
+    open_scopes: tuple[str, ...]  # `namespace` / `section` names still open at the end
+
+    def by_full_name(self, name: str) -> Decl | None:
+        return next((d for d in self.decls if d.full_name == name), None)
+
+    @property
+    def axioms(self) -> tuple[Decl, ...]:
+        return tuple(d for d in self.decls if d.kind == "axiom")
+
+
+@dataclass(frozen=True)
+class Pair:
+    statement: Statement
+    decl_name: str  # fully qualified
+    decl: Decl | None  # None: not declared in this file (a blueprint name from elsewhere)
+    rule: str  # blueprint | tex-comment | docstring | name
+
+
+@dataclass(frozen=True)
+class Pairing:
+    pairs: tuple[Pair, ...]
+    unpaired: tuple[Statement, ...]
+    unstated: tuple[Decl, ...]
+    why_unpaired: dict[Statement, str]
+
+    def pairs_of(self, statement: Statement) -> list[Pair]:
+        return [p for p in self.pairs if p.statement == statement]
+
+
+# -- reading the .lean ---------------------------------------------------------------------
+
+_COMMENTS = frozenset({"line_comment", "block_comment"})
+_OPENERS = {"(": ")", "[": "]", "{": "}", "⦃": "⦄", "⟨": "⟩", "@[": "]"}
+_CLOSERS = frozenset(_OPENERS.values())
+
+
+def read_lean(path: Path) -> LeanFile:
+    """The declarations of `path`, in order, with their namespaces and line ranges."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    reader = _DeclReader(text)
+    reader.run()
+    return LeanFile(path, text, tuple(reader.decls), tuple(name for _, name in reader.scopes))
+
+
+class _DeclReader:
+    def __init__(self, text: str) -> None:
+        from jigcli.lean.lexer import tokenize
+
+        self.text = text
+        self.lines = text.split("\n")
+        tokens = list(tokenize(text))
+        self.code = [t for t in tokens if t.kind not in _COMMENTS]
+        # For each significant token: the comments between it and the one before it.
+        self.comments_before: list[list[Token]] = [[] for _ in self.code]
+        self.comments_on_line: dict[int, list[Token]] = {}
+        index = 0
+        for token in tokens:
+            if token.kind in _COMMENTS:
+                if index < len(self.code):
+                    self.comments_before[index].append(token)
+                self.comments_on_line.setdefault(token.line, []).append(token)
+            else:
+                index += 1
+        self.scopes: list[tuple[str, str]] = []  # (namespace | section | mutual, name)
+        self.decls: list[Decl] = []
+
+    def first_on_line(self, token: Token) -> bool:
+        line_start = self.text.rfind("\n", 0, token.start) + 1
+        return not self.text[line_start : token.start].strip()
+
+    def starts_command(self, i: int) -> bool:
+        token = self.code[i]
+        if not self.first_on_line(token):
+            return False
+        if token.kind in ("doc_comment", "module_doc", "command"):
+            return True
+        return token.text == "@[" or token.text in DECL_KEYWORDS | MODIFIERS | OTHER_COMMANDS
+
+    def run(self) -> None:
+        starts: list[int] = []
+        for i in range(len(self.code)):
+            # A docstring, `@[…]` or modifier on a line of its own still heads the next line.
+            if self.starts_command(i) and not (starts and self.only_prefix(starts[-1], i)):
+                starts.append(i)
+        for n, i in enumerate(starts):
+            stop = starts[n + 1] if n + 1 < len(starts) else len(self.code)
+            self.command(i, stop)
+
+    def command(self, i: int, stop: int) -> None:
+        """The command made of significant tokens `i` to `stop` (exclusive)."""
+        first, word = i, self.code[i].text
+        docstring = None
+        if self.code[i].kind == "doc_comment":
+            docstring = self.code[i].text[3:-2].strip()
+            i += 1
+        modifiers: list[str] = []
+        while i < stop:
+            token = self.code[i]
+            if token.text == "@[":
+                i = self.skip_group(i, stop)
+            elif token.text in MODIFIERS:
+                modifiers.append(token.text)
+                i += 1
+            else:
+                break
+        if i >= stop:
+            return
+        word = self.code[i].text
+        if word in DECL_KEYWORDS:
+            self.declaration(first, i, stop, docstring, modifiers)
+        elif word in ("namespace", "section", "mutual"):
+            name = self.code[i + 1].text if i + 1 < stop and word != "mutual" else ""
+            self.scopes.append((word, name))
+        elif word == "end" and self.scopes:
+            self.scopes.pop()
+
+    def only_prefix(self, i: int, stop: int) -> bool:
+        """True when tokens `i` to `stop` are only a docstring, attributes and modifiers."""
+        while i < stop:
+            token = self.code[i]
+            if token.text == "@[":
+                i = self.skip_group(i, stop)
+            elif token.kind == "doc_comment" or token.text in MODIFIERS:
+                i += 1
+            else:
+                return False
+        return True
+
+    def skip_group(self, i: int, stop: int) -> int:
+        depth = 0
+        while i < stop:
+            text = self.code[i].text
+            if text in _OPENERS:
+                depth += 1
+            elif text in _CLOSERS:
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+            i += 1
+        return i
+
+    def declaration(
+        self, first: int, keyword: int, stop: int, docstring: str | None, modifiers: list[str]
+    ) -> None:
+        kind = self.code[keyword].text
+        name, after = self.name_after(keyword, stop)
+        namespaces = tuple(n for scope, n in self.scopes if scope == "namespace" and n)
+        if name.startswith("_root_."):
+            full_name = name.removeprefix("_root_.")
+        else:
+            full_name = ".".join([*namespaces, name]) if name else ""
+        start, last = self.code[first], self.code[stop - 1]
+        marks = [*self.comments_before[first], *self.comments_on_line.get(start.line, [])]
+        marks += self.comments_on_line.get(self.code[keyword].line, [])
+        notes = [_comment_body(c) for c in marks]
+        self.decls.append(
+            Decl(
+                kind=kind,
+                name=name,
+                full_name=full_name,
+                namespaces=namespaces,
+                line=start.line,
+                keyword_line=self.code[keyword].line,
+                end_line=last.end_line,
+                docstring=docstring,
+                tex_labels=tuple(m[1] for n in notes if (m := _TEX_MARK.match(n))),
+                private="private" in modifiers,
+                helper=any(_HELPER_MARK.match(n) for n in notes),
+                source="\n".join(self.lines[start.line - 1 : last.end_line]),
+                header=self.header(keyword, after, stop),
+            )
+        )
+
+    def name_after(self, keyword: int, stop: int) -> tuple[str, int]:
+        """The declared name after the keyword (`""` when there is none) and where it ends."""
+        i = keyword + 1
+        kind = self.code[keyword].text
+        if kind == "example":
+            return "", i
+        if kind == "class" and i < stop and self.code[i].text == "inductive":
+            i += 1
+        if kind == "instance" and i < stop and self.code[i].text == "(":
+            i = self.skip_group(i, stop)  # `(priority := …)`
+        if i < stop and self.code[i].kind == "ident":
+            return self.code[i].text, i + 1
+        return "", i
+
+    def header(self, keyword: int, i: int, stop: int) -> str:
+        """The source from the keyword to the `:=` / `where` / line-leading `|` of its body."""
+        depth = 0
+        end = self.code[stop - 1].end
+        while i < stop:
+            token = self.code[i]
+            if token.text in _OPENERS:
+                depth += 1
+            elif token.text in _CLOSERS:
+                depth -= 1
+            elif depth == 0 and (
+                token.text in (":=", "where") or (token.text == "|" and self.first_on_line(token))
+            ):
+                end = token.start
+                break
+            i += 1
+        return self.text[self.code[keyword].start : end].strip()
+
+
+def _comment_body(token: Token) -> str:
+    text = token.text
+    if text.startswith("--"):
+        return text[2:]
+    return text[2:-2] if text.startswith("/-") else text
+
+
+# -- pairing ---------------------------------------------------------------------------------
+
+
+def _label_names(label: str) -> list[str]:
+    """`thm:main` → [`main`, `thm_main`]; `lem:key-step` → [`key_step`, `lem_key_step`]."""
+
+    def as_name(text: str) -> str:
+        return re.sub(r"[^\w.']", "_", text)
+
+    names = []
+    if ":" in label:
+        names.append(as_name(label.split(":", 1)[1]))
+    names.append(as_name(label))
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def _declared_as(decl: Decl, name: str) -> bool:
+    """`name` names `decl` as written or inside the file's namespaces."""
+    return decl.full_name == name or decl.full_name.endswith("." + name) or decl.name == name
+
+
+def _mentions(text: str, label: str) -> bool:
+    return re.search(rf"(?<![\w:.\-]){re.escape(label)}(?![\w:\-]|\.\w)", text) is not None
+
+
+def pair_statements(statements: tuple[Statement, ...], lean: LeanFile | None) -> Pairing:
+    """Each statement's declarations by the first rule that finds any, in reading order."""
+    decls = lean.decls if lean is not None else ()
+    named = [d for d in decls if d.name]
+    pairs: list[Pair] = []
+    unpaired: list[Statement] = []
+    why: dict[Statement, str] = {}
+    for statement in statements:
+        found = _pair_one(statement, named, why)
+        if found:
+            pairs.extend(found)
+        else:
+            unpaired.append(statement)
+    claimed = {p.decl for p in pairs if p.decl is not None}
+    unstated = tuple(
+        d
+        for d in named
+        if d.kind in PROVED_KINDS and d not in claimed and not d.private and not d.helper
+    )
+    return Pairing(tuple(pairs), tuple(unpaired), unstated, why)
+
+
+def _pair_one(statement: Statement, decls: list[Decl], why: dict[Statement, str]) -> list[Pair]:
+    if statement.lean:
+        return [_blueprint(statement, name, decls) for name in statement.lean]
+    label = statement.label
+    if label is None:
+        why[statement] = "it has no \\label and no \\lean{…} to pair it by"
+        return []
+    marked = [d for d in decls if label in d.tex_labels]
+    if marked:
+        return [Pair(statement, d.full_name, d, "tex-comment") for d in marked]
+    documented = [d for d in decls if d.docstring and _mentions(d.docstring, label)]
+    if documented:
+        return [Pair(statement, d.full_name, d, "docstring") for d in documented]
+    candidates = _label_names(label)
+    matches = [d for d in decls if any(_declared_as(d, name) for name in candidates)]
+    if len(matches) == 1:
+        return [Pair(statement, matches[0].full_name, matches[0], "name")]
+    if matches:
+        names = ", ".join(d.full_name for d in matches)
+        why[statement] = f"its label {label} could name {names}; mark one with -- tex: {label}"
+    else:
+        why[statement] = "no declaration names it (\\lean{…}, -- tex: or its label)"
+    return []
+
+
+def _blueprint(statement: Statement, name: str, decls: list[Decl]) -> Pair:
+    exact = next((d for d in decls if d.full_name == name.removeprefix("_root_.")), None)
+    if exact is not None:
+        return Pair(statement, exact.full_name, exact, "blueprint")
+    inside = [d for d in decls if d.full_name.endswith("." + name)]
+    if len(inside) == 1:
+        return Pair(statement, inside[0].full_name, inside[0], "blueprint")
+    return Pair(statement, name, None, "blueprint")

@@ -1,0 +1,92 @@
+"""Reading a paper's .lean and pairing its statements with the declarations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jigcli.audit.pairing import pair_statements, read_lean
+from jigcli.latex.statements import read_statements
+
+PAIRED = Path(__file__).resolve().parent.parent / "data" / "papers" / "paired"
+
+
+def test_declarations_carry_names_namespaces_kinds_and_lines() -> None:
+    lean = read_lean(PAIRED / "paper.lean")
+    found = {d.full_name: (d.kind, d.line, d.end_line) for d in lean.decls}
+    assert found["Paper.main_theorem"] == ("theorem", 7, 9)
+    assert found["Paper.key_step"] == ("theorem", 12, 12)
+    assert found["Paper.documented"] == ("lemma", 14, 15)
+    assert found["Paper.double"] == ("def", 32, 32)
+    assert found["Paper.choice_principle"][0] == "axiom"
+    assert found["Outside.thing"] == ("theorem", 37, 37)
+    assert "fake" not in " ".join(found)
+    assert lean.open_scopes == ()
+
+
+def test_docstrings_markers_and_privacy_are_read() -> None:
+    lean = read_lean(PAIRED / "paper.lean")
+    by_name = {d.name: d for d in lean.decls}
+    assert by_name["main_theorem"].docstring == "The main theorem, said differently."
+    assert by_name["key_step"].tex_labels == ("lem:key",)
+    assert by_name["hidden"].private
+    assert by_name["aux"].helper
+    assert not by_name["stray"].helper
+
+
+def test_a_theorem_is_judged_by_its_signature_and_a_definition_by_its_whole_source() -> None:
+    by_name = {d.name: d for d in read_lean(PAIRED / "paper.lean").decls}
+    assert by_name["main_theorem"].judged_text == "theorem main_theorem (n : ℕ) : n ≤ n ^ 2"
+    assert by_name["double"].judged_text == "def double (n : ℕ) : ℕ := 2 * n"
+
+
+def test_each_pairing_rule_in_order() -> None:
+    statements = read_statements(PAIRED / "paper.tex").statements
+    pairing = pair_statements(statements, read_lean(PAIRED / "paper.lean"))
+    pairs = [(p.statement.label, p.decl_name, p.rule) for p in pairing.pairs]
+    assert pairs == [
+        ("thm:main", "Paper.main_theorem", "blueprint"),
+        ("lem:key", "Paper.key_step", "tex-comment"),
+        ("lem:doc", "Paper.documented", "docstring"),
+        ("thm:square", "Paper.square", "name"),
+        ("cor:comm", "Nat.add_comm", "blueprint"),
+        ("cor:comm", "Paper.also", "blueprint"),
+    ]
+    assert next(p for p in pairing.pairs if p.decl_name == "Nat.add_comm").decl is None
+
+
+def test_an_ambiguous_label_is_not_guessed_and_says_why() -> None:
+    statements = read_statements(PAIRED / "paper.tex").statements
+    pairing = pair_statements(statements, read_lean(PAIRED / "paper.lean"))
+    assert [s.label for s in pairing.unpaired] == ["lem:two-ways", "thm:missing"]
+    two_ways = pairing.unpaired[0]
+    assert "Paper.two_ways, Paper.lem_two_ways" in pairing.why_unpaired[two_ways]
+
+
+def test_unpaired_public_theorems_are_unstated_and_helpers_are_exempt() -> None:
+    statements = read_statements(PAIRED / "paper.tex").statements
+    pairing = pair_statements(statements, read_lean(PAIRED / "paper.lean"))
+    assert [d.full_name for d in pairing.unstated] == [
+        "Paper.two_ways",
+        "Paper.lem_two_ways",
+        "Paper.stray",
+        "Outside.thing",
+    ]
+
+
+def test_without_a_lean_file_nothing_pairs(tmp_path: Path) -> None:
+    statements = read_statements(PAIRED / "paper.tex").statements
+    pairing = pair_statements(statements, None)
+    assert len(pairing.unpaired) == 5 and not pairing.unstated
+    assert [p.decl_name for p in pairing.pairs] == [
+        "Paper.main_theorem",
+        "Nat.add_comm",
+        "Paper.also",
+    ]
+
+
+def test_open_scopes_at_the_end_are_reported(tmp_path: Path) -> None:
+    lean = tmp_path / "open.lean"
+    lean.write_text("namespace A.B\nsection\ntheorem t : True := trivial\n")
+    read = read_lean(lean)
+    assert read.open_scopes == ("A.B", "")
+    assert read.decls[0].full_name == "A.B.t"
