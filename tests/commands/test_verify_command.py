@@ -1,0 +1,95 @@
+"""`jig verify` as a user runs it: a real process, the stand-in toolchain on PATH."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from jigcli.schemas import validate
+
+ALICE = "Submissions/S001/AliceDirect.json"
+
+
+@pytest.fixture
+def repo(tmp_path):
+    # The Lean repo copy from tests/lean/conftest.py, rebuilt here (fixtures do not cross folders).
+    import shutil
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parents[2]
+    root = tmp_path / "repo"
+    root.mkdir()
+    for name in ("lean-toolchain", "lakefile.toml", "lake-manifest.json"):
+        shutil.copy(source / name, root / name)
+    for folder in ("Commons", "Statements", "Verify", "Submissions/S001"):
+        shutil.copytree(source / folder, root / folder)
+    return root
+
+
+def jig(repo, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jigcli", *args],
+        cwd=repo,
+        env={**os.environ, "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_green_exits_zero_and_says_why(standin, repo):
+    done = jig(repo, "verify", ALICE)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("GREEN ok")
+    assert "check_file: .jig/work/" in done.stdout
+
+
+def test_red_exits_one_and_says_what_next(standin, repo):
+    standin.scenario({"axioms": ["propext", "sorryAx"]})
+    done = jig(repo, "verify", ALICE)
+    assert done.returncode == 1
+    assert done.stdout.startswith("RED sorry")
+    assert "Next:" in done.stdout
+
+
+def test_json_prints_exactly_one_valid_verdict(standin, repo):
+    done = jig(repo, "verify", ALICE, "--json")
+    document = json.loads(done.stdout)
+    assert validate(document, "verdict") == []
+    assert document["verdict"] == "green" and done.returncode == 0
+
+
+def test_out_writes_the_verdict_file(standin, repo, tmp_path):
+    target = tmp_path / "verdicts" / "v.json"
+    done = jig(repo, "verify", ALICE, "--out", str(target), "--json")
+    assert json.loads(target.read_text()) == json.loads(done.stdout) | {
+        "timestamp": json.loads(target.read_text())["timestamp"]
+    }
+
+
+def test_a_missing_manifest_is_one_sentence_and_exit_two(standin, repo):
+    done = jig(repo, "verify", "Submissions/S001/Nope.json")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith("jig: ") and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_malformed_manifest_is_a_red_bad_manifest(standin, repo):
+    (repo / "Submissions/S001/Broken.json").write_text('{"schema": "conject.submission.v1"')
+    done = jig(repo, "verify", "Submissions/S001/Broken.json", "--json")
+    assert done.returncode == 1
+    document = json.loads(done.stdout)
+    assert document["reason"] == "bad_manifest"
+    assert validate(document, "verdict") == []
+
+
+def test_without_lean_the_verdict_is_toolchain_missing(standin, repo):
+    standin.uninstall()
+    done = jig(repo, "verify", ALICE, "--json")
+    document = json.loads(done.stdout)
+    assert (done.returncode, document["reason"]) == (1, "toolchain_missing")
+    assert document["checks"]["static_policy"]["ok"] is True
