@@ -1,0 +1,283 @@
+"""A Lean 4 lexer, exact where a policy needs it to be: what is code, and what is not.
+
+Lean has no separate lexer (its parser reads tokens on demand), but the boundaries that decide
+whether a word is code are fixed by `Lean.Parser.Basic` at v4.33.0, and this module follows them:
+
+* whitespace is `' ' \\t \\r \\n`; `--` runs to the end of the line; `/-` opens a comment that
+  nests (`/-` inside opens another level, `-/` closes one). Lean skips the character right after
+  the opening `/-`, so a comment body starts three characters in; `/--` is a doc comment and
+  `/-!` a module doc, and both nest the same way;
+* a string is `"…"` with the escapes `\\\\ \\" \\' \\n \\t \\r`, `\\xHH`, `\\uHHHH` and gaps
+  (`\\` newline, then blanks on the same next line); a raw string is `r"…"`, `r#"…"#`,
+  `r##"…"##`, … closed by the first `"` followed by as many `#` as it opened with;
+* a char literal `'c'` / `'\\n'` starts only where a token starts: the `'` in `h'` or `f''`
+  belongs to the identifier, and `''` is a symbol (Mathlib's image notation);
+* an identifier is dot-separated parts, each `«anything but »»` or an identifier-start character
+  (ASCII letter, `_`, Lean's letter-like ranges: Greek but λ Π Σ, ℕ-style letter-like symbols,
+  Latin-1 and Latin Extended-A letters, mathematical script) followed by identifier characters
+  (those, ASCII digits, `_ ' ! ?` and sub/superscript letters and digits). `Foo.sorry` and
+  `partial_sum` are single identifiers; `«sorry»` is an identifier that merely spells a keyword;
+* `` `name `` is a name literal; `#word` is a command token (`#eval`, `#check`).
+
+The public API, for the policy scan and for readers of declarations:
+
+    tokenize(text) -> Iterator[Token]
+    Token(kind, text, line, end_line, start, end)   # a NamedTuple
+
+`line` and `end_line` are 1-based (the lines of the first and last character), `start`/`end` are
+offsets into `text` with `text[start:end] == token.text`. Whitespace is not yielded: between two
+consecutive tokens (and before the first, after the last) there is only whitespace, so the
+tokens' texts plus those gaps give back the input exactly. Comments are yielded with their full
+text, markers included, so a reader can take a docstring or a `-- tex: label` comment from them.
+
+Kinds (`KINDS`): `ident` (identifiers, `«»` names included), `keyword` (an identifier-shaped
+word in `KEYWORDS`, e.g. `theorem`, `sorry`), `command` (`#eval`, `#check`), `name` (`` `foo ``),
+`number`, `string` (raw strings included), `char`, `line_comment`, `block_comment`,
+`doc_comment` (`/-- -/`), `module_doc` (`/-! -/`), `symbol`, and `error`: a literal Lean itself
+would refuse (an unterminated string, raw string, `«` or comment, a malformed char literal or
+escape). An error token covers the opening character(s) only, and lexing resumes right after
+them, so what a broken literal would have hidden is still read as code; an unterminated
+comment is the exception, running to the end as in Lean, which stops reading there.
+
+Speed: one compiled master pattern matched at successive positions; only comments that
+really nest fall back to a small loop. `SKIP_PARTS` exposes the pattern pieces so a scanner can
+build a pattern that consumes uninteresting tokens in bulk with the same boundaries.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+KINDS = (
+    "ident",
+    "keyword",
+    "command",
+    "name",
+    "number",
+    "string",
+    "char",
+    "line_comment",
+    "block_comment",
+    "doc_comment",
+    "module_doc",
+    "symbol",
+    "error",
+)
+
+# Lean's `isLetterLike` (Init/Meta/Defs.lean): identifier characters beyond ASCII.
+_LETTER_LIKE = (
+    "\u03b1-\u03ba\u03bc-\u03c9"  # Greek lower case, except λ
+    "\u0391-\u039f\u03a1\u03a2\u03a4-\u03a9"  # Greek upper case, except Π and Σ
+    "\u03ca-\u03fb"  # Coptic
+    "\u1f00-\u1ffe"  # polytonic Greek
+    "\u2100-\u214f"  # letter-like symbols: ℕ ℤ ℝ ℓ …
+    "\U0001d49c-\U0001d59f"  # script, double-struck and Fraktur letters
+    "\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff"  # Latin-1 letters, except × and ÷
+    "\u0100-\u017f"  # Latin Extended-A
+)
+# Lean's `isSubScriptAlnum`: ₀…₉, ₐ…ₜ, ᵢ…ᵪ, ⱼ.
+_SUBSCRIPT = "\u2080-\u2089\u2090-\u209c\u1d62-\u1d6a\u2c7c"
+
+ID_FIRST = f"A-Za-z_{_LETTER_LIKE}"
+ID_REST = f"A-Za-z0-9_'!?{_LETTER_LIKE}{_SUBSCRIPT}"
+
+_ESCAPE = r"""(?:[\\"'nrt]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})"""
+# A gap: backslash, newline, blanks, and the string goes on on that next line (a second newline
+# in the gap is an error in Lean). `\r?` because Lean reads CRLF files as LF.
+_GAP = r"\r?\n[ \t\r]*+(?!\n)"
+_STRING = rf'"(?:[^"\\]++|\\(?:{_ESCAPE}|{_GAP}))*+"'
+_RAW_STRING = r'r(?P<hashes>#*+)"[\s\S]*?"(?P=hashes)'
+_RAW_OPEN = r'r#*+"'
+_CHAR = rf"'(?!')(?:\\{_ESCAPE}|[^\\])'"
+_PART = rf"(?:«[^»]*+»|[{ID_FIRST}][{ID_REST}]*+)"
+_IDENT = rf"{_PART}(?:\.{_PART})*+"
+_NAME = rf"`(?=[«{ID_FIRST}]){_IDENT}"
+_NUMBER = (
+    r"0[xX][0-9a-fA-F_]++|0[bB][01_]++|0[oO][0-7_]++"
+    r"|[0-9][0-9_]*+(?:\.[0-9][0-9_]*+)?(?:[eE][+-]?[0-9][0-9_]*+)?"
+)
+_COMMAND = r"#[A-Za-z_][A-Za-z0-9_!?]*+"
+# A comment whose body opens no nested comment, in one match; `/-` + the skipped character + body.
+_FLAT_COMMENT = r"/-[\s\S](?:[^/-]++|/(?!-)|-(?!/))*+-/"
+
+# Multi-character symbols that must be read whole because they end in `'`, `-` or `/`, the
+# characters that would otherwise start a char literal or a comment. Lean's own token table
+# (extended by Mathlib) decides such boundaries; `jigcli.lean.policy` refuses the cases this
+# list cannot settle. `@[` and `:=` are here for the scanner's convenience.
+MULTI_SYMBOLS = ("⁻¹'", "''", "∑'", "∏'", "×'", "Σ'", "<-", "|-", "\\/", "//", "@[", ":=")
+_MULTI = "|".join(re.escape(s) for s in sorted(MULTI_SYMBOLS, key=len, reverse=True))
+
+_MASTER = re.compile(
+    "|".join(
+        f"(?P<{kind}>{pattern})"
+        for kind, pattern in (
+            ("ws", r"[ \t\r\n]++"),
+            ("line_comment", r"--[^\n]*+"),
+            ("comment", f"{_FLAT_COMMENT}|/-"),
+            ("string", f"{_STRING}|{_RAW_STRING}"),
+            ("error_raw", _RAW_OPEN),
+            ("char", _CHAR),
+            ("name", _NAME),
+            ("number", _NUMBER),
+            ("command", _COMMAND),
+            ("ident", _IDENT),
+            ("symbol", f"{_MULTI}|[^ \t\r\n\"'«]"),
+            ("error", "[\"'«]"),
+        )
+    )
+)
+_NEST = re.compile(r"/-|-/")
+
+# Identifier-shaped words Lean reads as keywords (core commands, modifiers and term syntax),
+# plus the Mathlib `lemma`. The kind is a convenience for readers; the policy matches text.
+KEYWORDS = frozenset(
+    [
+        "abbrev",
+        "axiom",
+        "by",
+        "calc",
+        "class",
+        "def",
+        "deriving",
+        "do",
+        "else",
+        "end",
+        "example",
+        "export",
+        "extends",
+        "fun",
+        "have",
+        "if",
+        "import",
+        "in",
+        "inductive",
+        "instance",
+        "lemma",
+        "let",
+        "match",
+        "mutual",
+        "namespace",
+        "noncomputable",
+        "nonrec",
+        "open",
+        "opaque",
+        "partial",
+        "prelude",
+        "private",
+        "protected",
+        "section",
+        "show",
+        "sorry",
+        "structure",
+        "then",
+        "theorem",
+        "universe",
+        "unsafe",
+        "variable",
+        "where",
+        "with",
+        "admit",
+        "at",
+        "from",
+        "omit",
+        "include",
+        "attribute",
+        "set_option",
+        "macro",
+        "macro_rules",
+        "syntax",
+        "elab",
+        "elab_rules",
+        "notation",
+        "infix",
+        "infixl",
+        "infixr",
+        "prefix",
+        "postfix",
+        "initialize",
+        "builtin_initialize",
+        "native_decide",
+        "decide",
+        "termination_by",
+        "decreasing_by",
+        "module",
+        "public",
+        "meta",
+    ]
+)
+
+# The pattern pieces, for a scanner that wants the same boundaries (see `jigcli.lean.policy`).
+SKIP_PARTS = {
+    "string": _STRING,
+    "raw_string": _RAW_STRING,
+    "raw_open": _RAW_OPEN,
+    "char": _CHAR,
+    "name": _NAME,
+    "number": _NUMBER,
+    "command": _COMMAND,
+    "flat_comment": _FLAT_COMMENT,
+    "multi": _MULTI,
+}
+
+
+class Token(NamedTuple):
+    kind: str
+    text: str
+    line: int
+    end_line: int
+    start: int
+    end: int
+
+
+def comment_end(text: str, start: int) -> int | None:
+    """The end of the comment opened by `/-` at `start`, or None when it never closes."""
+    depth = 1
+    for m in _NEST.finditer(text, start + 3):
+        if m.group() == "-/":
+            depth -= 1
+            if depth == 0:
+                return m.end()
+        else:
+            depth += 1
+    return None
+
+
+def lex_at(text: str, pos: int) -> tuple[str, int]:
+    """The kind and end offset of the one token (or whitespace run, kind `ws`) at `pos`."""
+    m = _MASTER.match(text, pos)
+    if m is None:  # only at the end of the text: every character matches some alternative
+        return "ws", pos
+    kind = m.lastgroup or "error"
+    end = m.end()
+    if kind == "comment":
+        if end - pos == 2:  # `/-` alone: the body nests, or never closes
+            closed = comment_end(text, pos)
+            if closed is None:
+                return "error", len(text)
+            end = closed
+        third = text[pos + 2]
+        kind = "doc_comment" if third == "-" else "module_doc" if third == "!" else "block_comment"
+    elif kind == "ident" and m.group() in KEYWORDS:
+        kind = "keyword"
+    elif kind == "error_raw":
+        kind = "error"
+    return kind, end
+
+
+def tokenize(text: str) -> Iterator[Token]:
+    """Every token of `text` in order, whitespace left out (see the module docstring)."""
+    pos = 0
+    line = 1
+    n = len(text)
+    count = text.count
+    while pos < n:
+        kind, end = lex_at(text, pos)
+        if kind == "ws":
+            line += count("\n", pos, end)
+        else:
+            end_line = line + count("\n", pos, end)
+            yield Token(kind, text[pos:end], line, end_line, pos, end)
+            line = end_line
+        pos = end
