@@ -1,0 +1,225 @@
+"""The GitHub Actions files: they load, they have what the product promises, and every
+`jig …` they run parses against the real command line (a renamed option fails here, not in
+CI)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer.main
+import yaml
+
+from jigcli.cli import app
+
+REPO = Path(__file__).resolve().parent.parent
+WORKFLOWS = REPO / ".github" / "workflows"
+ACTION = REPO / ".github" / "actions" / "lean-setup" / "action.yml"
+FILES = [WORKFLOWS / "verify.yml", WORKFLOWS / "statement.yml", ACTION]
+# What a `${{ … }}` expression stands for when a run line is parsed here.
+SAMPLE_EXPRESSIONS = {
+    "matrix.shard": "2",
+    "github.event.pull_request.base.sha": "0123456789abcdef0123456789abcdef01234567",
+    "inputs.submission": "Submissions/S001/AliceDirect.json",
+    "inputs.statement_id": "S001",
+}
+
+
+def load(path: Path) -> dict[Any, Any]:
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert isinstance(document, dict)
+    return document
+
+
+def triggers(workflow: dict[Any, Any]) -> dict[str, Any]:
+    # YAML 1.1 reads a bare `on` key as the boolean True.
+    on = workflow.get("on", workflow.get(True))
+    assert isinstance(on, dict)
+    return on
+
+
+@pytest.fixture(scope="module")
+def verify() -> dict[Any, Any]:
+    return load(WORKFLOWS / "verify.yml")
+
+
+@pytest.fixture(scope="module")
+def statement() -> dict[Any, Any]:
+    return load(WORKFLOWS / "statement.yml")
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_the_file_loads_as_yaml_with_its_required_keys(path):
+    document = load(path)
+    if path == ACTION:
+        assert document["runs"]["using"] == "composite" and document["runs"]["steps"]
+    else:
+        assert triggers(document) and document["jobs"]
+        for job in document["jobs"].values():
+            assert job["runs-on"] and job["steps"] and "timeout-minutes" in job
+
+
+def test_verify_runs_on_pull_requests_pushes_to_main_and_dispatch(verify):
+    on = triggers(verify)
+    assert "pull_request" in on
+    assert on["push"]["branches"] == ["main"]
+    inputs = on["workflow_dispatch"]["inputs"]
+    assert {"statement_id", "submission", "ref"} <= set(inputs)
+    assert inputs["statement_id"]["required"] and inputs["submission"]["required"]
+
+
+def test_every_verify_job_is_capped_at_20_minutes_with_jigs_budget_at_15(verify):
+    assert int(verify["env"]["JIG_BUDGET_SEC"]) == 15 * 60
+    for job in verify["jobs"].values():
+        assert job["timeout-minutes"] == 20
+        jig_steps = [s for s in job["steps"] if "jig " in s.get("run", "")]
+        assert jig_steps and all('--timeout "$JIG_BUDGET_SEC"' in s["run"] for s in jig_steps)
+
+
+def test_dispatch_verifies_one_submission_and_checks_out_the_ref(verify):
+    job = verify["jobs"]["dispatch"]
+    assert "workflow_dispatch" in job["if"]
+    checkout = job["steps"][0]
+    assert checkout["uses"].startswith("actions/checkout@")
+    assert checkout["with"]["ref"] == "${{ inputs.ref }}"
+    assert any(step.get("uses") == "./.github/actions/lean-setup" for step in job["steps"])
+    assert any(step.get("run", "").startswith("jig verify") for step in job["steps"])
+
+
+def test_an_always_step_writes_a_timeout_verdict_after_verify(verify):
+    steps = verify["jobs"]["dispatch"]["steps"]
+    verify_at = next(i for i, s in enumerate(steps) if s.get("run", "").startswith("jig verify"))
+    fallback = [s for s in steps[verify_at:] if "timeout_verdict.py" in s.get("run", "")]
+    assert len(fallback) == 1 and fallback[0]["if"] == "always()"
+    out = re.search(r"--out (\S+)", steps[verify_at]["run"])
+    assert out and out[1] in fallback[0]["run"]  # it checks the file jig writes
+    argv = shlex.split(fallback[0]["run"])
+    assert argv[:2] == ["python", "scripts/timeout_verdict.py"] and len(argv) in (4, 5)
+    assert (REPO / argv[1]).is_file()
+
+
+def test_inputs_never_reach_a_shell_script_by_substitution(verify):
+    for job in verify["jobs"].values():
+        for step in job["steps"]:
+            assert "${{ inputs." not in step.get("run", ""), step.get("name")
+
+
+@pytest.mark.parametrize("job", ["dispatch", "selftest"])
+def test_verdicts_and_check_files_are_uploaded_even_on_failure(verify, job):
+    uploads = [
+        s
+        for s in verify["jobs"][job]["steps"]
+        if s.get("uses", "").startswith("actions/upload-artifact@")
+    ]
+    assert len(uploads) == 1 and uploads[0]["if"] == "always()"
+    paths = uploads[0]["with"]["path"]
+    assert "verdicts/" in paths and ".jig/work/" in paths
+
+
+def test_the_selftest_is_a_sharded_matrix_that_requires_lean(verify):
+    job = verify["jobs"]["selftest"]
+    shards = job["strategy"]["matrix"]["shard"]
+    assert job["strategy"]["fail-fast"] is False
+    [run] = [s["run"] for s in job["steps"] if s.get("run", "").startswith("jig selftest")]
+    assert "--require-lean" in run
+    assert f'--shard "${{{{ matrix.shard }}}}/{len(shards)}"' in run
+    assert sorted(shards) == list(range(1, len(shards) + 1))
+
+
+def test_the_lean_setup_fetches_the_mathlib_cache_and_never_builds_it():
+    steps = load(ACTION)["runs"]["steps"]
+    runs = "\n".join(step.get("run", "") for step in steps)
+    assert "elan-init.sh" in runs and "lean-toolchain" in runs
+    assert "lake exe cache get" in runs and "lake build" not in runs
+    [cache] = [s for s in steps if s.get("uses", "").startswith("actions/cache@")]
+    assert "hashFiles('lean-toolchain', 'lake-manifest.json')" in cache["with"]["key"]
+    assert "bubblewrap" in runs and "pip install -e ." in runs
+
+
+def test_the_lean_setup_lets_bubblewrap_create_its_namespaces():
+    runs = "\n".join(step.get("run", "") for step in load(ACTION)["runs"]["steps"])
+    assert "kernel.apparmor_restrict_unprivileged_userns=0" in runs
+    assert runs.index("apt-get install -y -qq bubblewrap") < runs.index("bwrap --")
+
+
+def test_statement_checks_write_once_against_the_pull_request_base(statement):
+    on = triggers(statement)
+    assert set(on["pull_request"]["paths"]) >= {"Statements/**", "Certificates/**"}
+    job = next(iter(statement["jobs"].values()))
+    assert job["steps"][0]["with"]["fetch-depth"] == 0  # the base commit must be there
+    runs = [s.get("run", "") for s in job["steps"]]
+    assert 'jig pose check --base "${{ github.event.pull_request.base.sha }}"' in runs
+
+
+# -- every jig command line parses against the typer app --------------------------------------
+
+
+def jig_invocations() -> Iterator[tuple[str, list[str]]]:
+    """(where, argv after `jig`) for every `jig …` command in every run line."""
+    for path in FILES:
+        document = load(path)
+        env = {k: str(v) for k, v in (document.get("env") or {}).items()}
+        for step in _steps(document):
+            script = step.get("run", "")
+            values = {**env, **{k: str(v) for k, v in (step.get("env") or {}).items()}}
+            for line in _commands(script):
+                if line.split()[0] == "jig":
+                    yield f"{path.name}: {line[:60]}", shlex.split(_expand(line, values))[1:]
+
+
+def _steps(document: dict[Any, Any]) -> Iterator[dict[str, Any]]:
+    if "jobs" in document:
+        for job in document["jobs"].values():
+            env = job.get("env") or {}
+            for step in job["steps"]:
+                yield {**step, "env": {**env, **(step.get("env") or {})}}
+    else:
+        yield from document["runs"]["steps"]
+
+
+def _commands(script: str) -> Iterator[str]:
+    """Each simple command of a script: lines, and the parts of `a && b`, `a; b`, `a | b`."""
+    for line in script.replace("\\\n", " ").splitlines():
+        yield from (part.strip() for part in re.split(r"&&|\|\||;|\|", line) if part.strip())
+
+
+def _expand(line: str, values: dict[str, str]) -> str:
+    def expression(match: re.Match[str]) -> str:
+        name = match[1].strip()
+        return values.get(name, SAMPLE_EXPRESSIONS[name])
+
+    line = re.sub(r"\$\{\{(.*?)\}\}", expression, line)
+    return re.sub(r"\$\{?(\w+)\}?", lambda m: _variable(m[1], values), line)
+
+
+def _variable(name: str, values: dict[str, str]) -> str:
+    if name in values:
+        return _expand(values[name], {k: v for k, v in values.items() if k != name})
+    raise AssertionError(f"${name} is set neither in the workflow nor in the step")
+
+
+def test_the_workflows_call_jig():
+    called = {tuple(argv[:2]) for _, argv in jig_invocations()}
+    assert ("verify", "Submissions/S001/AliceDirect.json") in called
+    assert any(argv[0] == "selftest" for argv in called)
+    assert ("pose", "check") in called
+
+
+@pytest.mark.parametrize(("where", "argv"), list(jig_invocations()), ids=lambda x: str(x)[:70])
+def test_every_jig_command_line_parses(where, argv):
+    """Walk the subcommands, then let click parse the rest exactly as `jig` would: an unknown
+    option, a missing argument or a value of the wrong type raises here."""
+    command: Any = typer.main.get_command(app)
+    rest = list(argv)
+    while hasattr(command, "get_command"):  # a group (typer may bundle its own click)
+        assert rest and not rest[0].startswith("-"), f"{where}: expected a subcommand"
+        name, *rest = rest
+        sub = command.get_command(command.make_context("jig", [], resilient_parsing=True), name)
+        assert sub is not None, f"{where}: jig has no command {name!r}"
+        command = sub
+    context = command.make_context(command.name or "", rest)
+    assert not context.args, f"{where}: left over {context.args}"
