@@ -1,0 +1,219 @@
+"""The checker protocol, and one checker run judged by it.
+
+A checker is `python checker.py WITNESS`. It must exit 0 having printed, at the start of a
+line of stdout, exactly one `CONJECT_CERT: {json}` where the JSON is an object with a boolean
+`ok`, an optional string `reason` and, when `ok` is true, a string `canonical`: the witness
+reduced to normal form by the checker, whose SHA-256 is the submission's fingerprint.
+
+How a run is judged, first match wins:
+
+- out of wall clock, or killed at the CPU limit → `timeout`;
+- more output than the limit on stdout or stderr (the run is stopped) → `checker_protocol`;
+- killed by a signal, or a non-zero exit → `checker_error`;
+- not exactly one well-formed marker line → `checker_protocol`;
+- `ok: false` → `invalid_witness`, with the checker's reason;
+- `ok: true` → `ok`, with `canonical`.
+
+`check_witness` is the whole of it for a caller without a manifest (posing a problem).
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jigcli.certificates import sandbox
+from jigcli.certificates.spec import CertLimits
+from jigcli.hashing import sha256_tagged
+from jigcli.run import Deadline
+
+MARKER = "CONJECT_CERT:"
+TAIL_CHARS = 4000
+# A run killed by a signal with at least this much of its CPU limit used was the limit's doing.
+_CPU_SLACK_SEC = 0.25
+
+
+@dataclass
+class Outcome:
+    """What running a checker on a witness decided, and the evidence for it."""
+
+    reason: str  # "ok", or the verdict reason of the failure
+    detail: str  # one sentence
+    isolation: str | None  # the route used; None when none could run
+    limits: CertLimits
+    canonical: str | None = None
+    checker_reason: str | None = None  # what the checker itself said
+    exit_status: int | None = None
+    signal: str | None = None
+    stdout_tail: str = ""
+    stderr_tail: str = ""
+    duration_sec: float = 0.0
+    cpu_sec: float | None = None
+    probe_sec: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.reason == "ok"
+
+    @property
+    def canonical_hash(self) -> str | None:
+        """`sha256:` of `canonical`: the `elaborated_term_hash` of a certificate."""
+        return None if self.canonical is None else sha256_tagged(self.canonical)
+
+
+def check_witness(
+    checker_source: bytes,
+    witness: bytes,
+    limits: CertLimits,
+    *,
+    allow_unsandboxed: bool = False,
+    python: Path | None = None,
+    route: str | None = None,
+    deadline: Deadline | None = None,
+) -> Outcome:
+    """Run a checker (its source) on a witness (its bytes) in the best sandbox here.
+
+    `route` forces one route by name (tests, doctor); `allow_unsandboxed` lets the run go
+    ahead with no isolation when no route works (local development only); `deadline`, when
+    shorter than `limits.wall_sec`, is the wall clock instead. Never raises for anything the
+    checker or witness does: every end is an `Outcome`.
+    """
+    interpreter = python or sandbox.default_python()
+    started = time.monotonic()
+    chosen = sandbox.choose(interpreter, allow_none=allow_unsandboxed, only=route)
+    probe_sec = time.monotonic() - started
+    if chosen is None:
+        return Outcome(
+            "sandbox_unavailable",
+            "no isolation route works here (" + sandbox.refusal(interpreter) + ")",
+            None,
+            limits,
+            probe_sec=probe_sec,
+        )
+    wall = limits.wall_sec if deadline is None else min(limits.wall_sec, deadline.remaining())
+    with sandbox.staged(checker_source, witness) as stage:
+        done = sandbox.execute(chosen, interpreter, stage, limits, wall)
+    outcome = judge(done, limits, wall)
+    outcome.probe_sec = probe_sec
+    return outcome
+
+
+def judge(done: sandbox.Execution, limits: CertLimits, wall_sec: float) -> Outcome:
+    """The outcome of one execution, by the rules in the module docstring."""
+    result = done.result
+    outcome = Outcome(
+        "checker_error",
+        "",
+        done.route,
+        limits,
+        exit_status=done.exit_status,
+        signal=done.signal_name or None,
+        stdout_tail=_tail(result.stdout),
+        stderr_tail=_tail(result.stderr),
+        duration_sec=result.duration_sec,
+        cpu_sec=done.cpu_sec,
+    )
+    failure = _ended_badly(done, limits, wall_sec)
+    if failure is not None:
+        outcome.reason, outcome.detail = failure
+        return outcome
+    payload, problem = parse_marker(result.stdout)
+    if payload is None:
+        outcome.reason, outcome.detail = "checker_protocol", problem
+        return outcome
+    said = payload.get("reason")
+    outcome.checker_reason = said
+    if payload["ok"] is not True:
+        outcome.reason = "invalid_witness"
+        outcome.detail = f"the checker rejected the witness: {said or '(no reason given)'}"
+        return outcome
+    outcome.reason, outcome.canonical = "ok", payload["canonical"]
+    outcome.detail = f"the checker accepted the witness: {said or '(no reason given)'}"
+    return outcome
+
+
+def _ended_badly(
+    done: sandbox.Execution, limits: CertLimits, wall_sec: float
+) -> tuple[str, str] | None:
+    result = done.result
+    if result.timed_out:
+        if wall_sec < limits.wall_sec:
+            return "timeout", f"the verification's budget ran out after {wall_sec:g} s"
+        return "timeout", f"the checker ran past its wall limit of {limits.wall_sec:g} s"
+    if _cpu_exhausted(done, limits):
+        return "timeout", f"the checker used up its CPU limit of {limits.cpu_sec} s"
+    for stream, flooded, seen in (
+        ("stdout", result.stdout_truncated, result.stdout_bytes),
+        ("stderr", result.stderr_truncated, result.stderr_bytes),
+    ):
+        if flooded:
+            return "checker_protocol", (
+                f"the checker wrote more than {limits.output_bytes} bytes on {stream} "
+                f"({seen} read) and was stopped"
+            )
+    if done.signal is not None:
+        return "checker_error", f"the checker was killed by {done.signal_name}"
+    if done.exit_status != 0:
+        return "checker_error", (
+            f"the checker exited with status {done.exit_status}{_last_words(result.stderr, limits)}"
+        )
+    return None
+
+
+def _cpu_exhausted(done: sandbox.Execution, limits: CertLimits) -> bool:
+    if done.signal == signal.SIGXCPU:
+        return True
+    # A checker that ignores SIGXCPU is killed by the hard limit a second later; where the
+    # route knows its CPU time, that tells the limit's SIGKILL apart from any other.
+    cpu = done.cpu_sec
+    return done.signal is not None and cpu is not None and cpu >= limits.cpu_sec - _CPU_SLACK_SEC
+
+
+def _last_words(stderr: str, limits: CertLimits) -> str:
+    lines = [line for line in stderr.strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    last = lines[-1].strip()[:300]
+    if last.startswith("MemoryError"):
+        return f": {last} (its address-space limit is {limits.address_space_mb} MB)"
+    return f": {last}"
+
+
+def parse_marker(stdout: str) -> tuple[dict[str, Any] | None, str]:
+    """The checker's one `CONJECT_CERT:` object, or None and why the protocol is broken."""
+    lines = [line for line in stdout.splitlines() if line.startswith(MARKER)]
+    if not lines:
+        return None, f"the checker printed no {MARKER} line"
+    if len(lines) > 1:
+        return None, f"the checker printed {len(lines)} {MARKER} lines; exactly one is allowed"
+    text = lines[0][len(MARKER) :].strip()
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, f"the {MARKER} line is not valid JSON ({exc.msg} at column {exc.colno})"
+    except RecursionError:
+        return None, f"the {MARKER} line nests too deeply to be read"
+    problem = _payload_problem(payload)
+    if problem is not None:
+        return None, f"the {MARKER} object is malformed: {problem}"
+    return payload, ""
+
+
+def _payload_problem(payload: Any) -> str | None:
+    if not isinstance(payload, dict):
+        return "it must be a JSON object"
+    if not isinstance(payload.get("ok"), bool):
+        return "ok must be true or false"
+    if "reason" in payload and not isinstance(payload["reason"], str):
+        return "reason must be a string"
+    if payload["ok"] and not isinstance(payload.get("canonical"), str):
+        return "an accepted witness needs canonical, a string"
+    return None
+
+
+def _tail(text: str) -> str:
+    return text if len(text) <= TAIL_CHARS else "…" + text[-TAIL_CHARS:]

@@ -1,0 +1,244 @@
+"""The certificate pipeline behind `jig verify` on a `kind: certificate` manifest.
+
+1. problem: `Certificates/<statement_id>/` is a folder inside `Certificates/` holding a valid
+   `spec.json` and a `checker.py` (else `unknown_statement`; a problem that is there but
+   broken, which its poser must fix, is `verifier_error`);
+2. limits: the spec's limits, clamped to the lane's ceiling (recorded either way);
+3. witness: the manifest's `witness` resolves, symlinks followed, inside the manifest's own
+   folder (else `bad_manifest`), is a regular file no larger than `witness_bytes` (else
+   `missing_witness`), and is read once: the bytes hashed are the bytes checked;
+4. isolation: the best route that passes its probe here; with none, `sandbox_unavailable`
+   unless the run allows no isolation (`--allow-no-netns`; the verdict then records `none`);
+5. checker: the checker runs on a copy of the witness and is judged by its protocol
+   (`jigcli.certificates.checker`): `timeout`, `checker_error`, `checker_protocol`,
+   `invalid_witness`, or accepted;
+6. fingerprint: `elaborated_term_hash` is the `sha256:` of the checker's `canonical`.
+
+Each step records itself in `verdict.checks`; a step that cannot run says why.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from jigcli.certificates.checker import Outcome, check_witness
+from jigcli.certificates.spec import CertLimits, Spec, SpecError, clamp, lane, read_spec
+from jigcli.hashing import sha256_tagged
+from jigcli.manifest import Manifest
+from jigcli.verdict import Verdict
+from jigcli.verify import VerifyContext
+
+TERM_HASH_KIND = "certificate-canonical-sha256"
+
+
+@dataclass(frozen=True)
+class Problem:
+    spec: Spec
+    checker_source: bytes
+
+
+def verify_certificate(manifest: Manifest, verdict: Verdict, context: VerifyContext) -> None:
+    """Run the certificate steps for `manifest`, recording each on `verdict`."""
+    verdict.term_hash_kind = TERM_HASH_KIND
+    verdict.extra.update(lane=context.options.lane, isolation=None)
+    started = time.monotonic()
+    context.enter("problem")  # 1
+    problem = _problem(manifest.statement_id, verdict, context)
+    context.enter("limits")  # 2
+    limits = _limits(problem.spec, verdict, context.options.lane) if problem else None
+    context.enter("witness")  # 3
+    witness = _witness(manifest, verdict, limits)
+    verdict.timings_sec["prepare"] = time.monotonic() - started
+    if problem is None or limits is None or witness is None:
+        for name in ("isolation", "checker", "certificate"):
+            verdict.skip(name, "the problem or the witness is not usable")
+        return
+    context.enter("checker")  # 4, 5
+    outcome = check_witness(
+        problem.checker_source,
+        witness,
+        limits,
+        allow_unsandboxed=context.options.allow_no_netns,
+        deadline=context.deadline,
+    )
+    _record(outcome, verdict)
+
+
+# -- 1. the problem --------------------------------------------------------------------------
+
+
+class _Refusal(Exception):
+    """A step's input cannot be used: the verdict reason and the sentence saying why."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+    def record(self, verdict: Verdict, check: str) -> None:
+        verdict.fail(self.reason, self.detail)
+        verdict.record(check, False, self.detail)
+
+
+def _problem(statement_id: str, verdict: Verdict, context: VerifyContext) -> Problem | None:
+    repo = context.repo
+    folder = repo.certificates_dir / statement_id
+    where = repo.rel(folder)
+    try:
+        problem = _load_problem(folder, where, repo.certificates_dir)
+    except _Refusal as refusal:
+        refusal.record(verdict, "problem")
+        verdict.skip("limits", "no usable problem")
+        return None
+    verdict.statement_hash = sha256_tagged(problem.checker_source)
+    verdict.statement_source_hash = problem.spec.sha256
+    verdict.extra["checker_hash"] = verdict.statement_hash
+    verdict.record("problem", True, f"{where}: {problem.spec.title}")
+    return problem
+
+
+def _load_problem(folder: Path, where: str, certificates: Path) -> Problem:
+    if not folder.is_dir():
+        raise _Refusal("unknown_statement", f"there is no certificate problem {where}/")
+    if folder.resolve().parent != certificates.resolve():
+        raise _Refusal("unknown_statement", f"{where} is a link to outside Certificates/")
+    try:
+        spec = read_spec(folder, where=f"{where}/spec.json")
+        checker = spec.checker
+        if not checker.resolve().is_relative_to(folder.resolve()):
+            raise SpecError(f"{where}/checker.py is a link to outside the problem's folder")
+        return Problem(spec, checker.read_bytes())
+    except (SpecError, OSError) as broken:
+        said = f"{broken.filename}: {broken.strerror}" if isinstance(broken, OSError) else broken
+        raise _Refusal(
+            "verifier_error", f"the problem {where} is broken ({said}); its poser must fix it"
+        ) from broken
+
+
+# -- 2. the limits ---------------------------------------------------------------------------
+
+
+def _limits(spec: Spec, verdict: Verdict, lane_name: str) -> CertLimits | None:
+    try:
+        chosen = lane(lane_name)
+    except ValueError as exc:
+        _Refusal("verifier_error", str(exc)).record(verdict, "limits")
+        return None
+    limits, lowered = clamp(spec.limits, chosen)
+    verdict.extra["limits"] = limits.to_json()
+    if lowered:
+        detail = (
+            f"the spec asks for more than the {chosen.name} lane allows; lowered: "
+            + ", ".join(lowered)
+        )
+        if chosen.name != "heavy":
+            detail += " (--lane heavy allows more)"
+        verdict.extra["limits_lowered"] = lowered
+    else:
+        detail = f"the spec's limits, within the {chosen.name} lane"
+    verdict.record("limits", True, detail)
+    return limits
+
+
+# -- 3. the witness --------------------------------------------------------------------------
+
+
+def _witness(manifest: Manifest, verdict: Verdict, limits: CertLimits | None) -> bytes | None:
+    named = manifest.witness or ""
+    try:
+        data = _read_witness(manifest.folder.resolve(), named, limits)
+    except _Refusal as refusal:
+        refusal.record(verdict, "witness")
+        return None
+    verdict.extra["witness_hash"] = sha256_tagged(data)
+    verdict.submission_source_hash = verdict.extra["witness_hash"]
+    verdict.record("witness", True, f"{named}: {len(data)} bytes")
+    return data
+
+
+def _read_witness(folder: Path, named: str, limits: CertLimits | None) -> bytes:
+    """The witness's bytes, read once; refused unless it is a small file inside `folder`."""
+    if Path(named).is_absolute():
+        raise _Refusal("bad_manifest", f"witness: {named!r} must be relative to the manifest")
+    target = Path(os.path.realpath(folder / named))
+    if not target.is_relative_to(folder):
+        raise _Refusal(
+            "bad_manifest",
+            f"witness: {named!r} resolves outside the manifest's folder; put the witness "
+            "file itself next to the manifest",
+        )
+    try:
+        info = target.stat()
+    except OSError:
+        raise _Refusal(
+            "missing_witness", f"witness: {named!r} does not exist next to the manifest"
+        ) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise _Refusal("missing_witness", f"witness: {named!r} is not a file")
+    cap = info.st_size if limits is None else limits.witness_bytes
+    if info.st_size > cap:
+        raise _Refusal(
+            "missing_witness",
+            f"witness: {named!r} is {info.st_size} bytes; this problem accepts at most {cap}",
+        )
+    try:
+        with target.open("rb") as handle:
+            data = handle.read(cap + 1)
+    except OSError as exc:
+        raise _Refusal(
+            "missing_witness", f"witness: {named!r} cannot be read: {exc.strerror}"
+        ) from None
+    if len(data) > cap:
+        raise _Refusal("missing_witness", f"witness: {named!r} grew while it was read")
+    return data
+
+
+# -- 4-6. isolation, the checker, the fingerprint --------------------------------------------
+
+
+def _record(outcome: Outcome, verdict: Verdict) -> None:
+    verdict.extra["isolation"] = outcome.isolation
+    verdict.extra["checker_stdout"] = outcome.stdout_tail
+    verdict.timings_sec["probe"] = outcome.probe_sec
+    verdict.timings_sec["checker"] = outcome.duration_sec
+    if outcome.cpu_sec is not None:
+        verdict.timings_sec["checker_cpu"] = outcome.cpu_sec
+    if outcome.isolation is None:
+        verdict.fail(outcome.reason, outcome.detail)
+        verdict.record("isolation", False, outcome.detail)
+        verdict.skip("checker", "no sandbox to run it in")
+        verdict.skip("certificate", "the checker did not run")
+        return
+    if outcome.isolation == "none":
+        verdict.record("isolation", True, "none: no sandbox here, run unisolated as allowed")
+    else:
+        verdict.record("isolation", True, f"{outcome.isolation}, probed before use")
+    _record_checker(outcome, verdict)
+
+
+def _record_checker(outcome: Outcome, verdict: Verdict) -> None:
+    ran = outcome.reason in ("ok", "invalid_witness")
+    evidence = "\n".join(
+        part
+        for part in (
+            outcome.stdout_tail and "stdout:\n" + outcome.stdout_tail,
+            outcome.stderr_tail and "stderr:\n" + outcome.stderr_tail,
+        )
+        if part
+    )
+    said = f"ran in {outcome.duration_sec:.2f} s"
+    verdict.record("checker", ran, said if ran else outcome.detail, evidence or None)
+    if not ran:
+        verdict.fail(outcome.reason, outcome.detail)
+        verdict.skip("certificate", "the checker did not give a verdict")
+        return
+    if not outcome.ok:
+        verdict.fail("invalid_witness", outcome.detail)
+        verdict.record("certificate", False, outcome.detail)
+        return
+    verdict.elaborated_term_hash = outcome.canonical_hash
+    verdict.record("certificate", True, outcome.detail)

@@ -1,0 +1,165 @@
+"""A certificate problem's `spec.json` (`conject.certificate.v1`) and the lanes its limits obey.
+
+A spec names the resources its checker may use. Each verification runs in a lane (`default`,
+or `heavy` with `--lane heavy`) whose ceiling no spec can pass. A spec asking for more than
+the lane allows is **clamped** to the ceiling, never refused: the checker still runs, the
+verdict records the limits actually applied and says which ones were lowered, so a problem
+that truly needs more ends red `timeout` with a detail that names the lane to use. Refusing
+instead would make a lane mismatch look like a broken problem.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from jigcli.hashing import sha256_tagged
+from jigcli.schemas import validate
+
+SCHEMA = "conject.certificate.v1"
+SPEC_FILE = "spec.json"
+CHECKER_FILE = "checker.py"
+MAX_SPEC_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True)
+class CertLimits:
+    """What one checker run may use. `output_bytes` caps stdout and stderr each."""
+
+    wall_sec: float
+    cpu_sec: int
+    address_space_mb: int
+    output_bytes: int
+    # The largest witness accepted (refused before the run) and the checker's scratch space
+    # (the size of its private tmpfs under bubblewrap, and RLIMIT_FSIZE everywhere).
+    witness_bytes: int = 1024 * 1024
+    scratch_mb: int = 16
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CertLimits:
+        """From a spec's `limits` object (already schema-valid); absent optional fields default."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{key: value for key, value in data.items() if key in known})
+
+
+@dataclass(frozen=True)
+class Lane:
+    name: str
+    ceiling: CertLimits
+
+
+LANES: dict[str, Lane] = {
+    "default": Lane(
+        "default",
+        CertLimits(
+            wall_sec=60,
+            cpu_sec=30,
+            address_space_mb=4096,
+            output_bytes=1024 * 1024,
+            witness_bytes=16 * 1024 * 1024,
+            scratch_mb=256,
+        ),
+    ),
+    "heavy": Lane(
+        "heavy",
+        CertLimits(
+            wall_sec=1800,
+            cpu_sec=1200,
+            address_space_mb=16384,
+            output_bytes=16 * 1024 * 1024,
+            witness_bytes=256 * 1024 * 1024,
+            scratch_mb=4096,
+        ),
+    ),
+}
+
+
+def lane(name: str) -> Lane:
+    """The lane called `name`; `ValueError` names the lanes there are."""
+    try:
+        return LANES[name]
+    except KeyError:
+        raise ValueError(f"no lane {name!r}; the lanes are {', '.join(LANES)}") from None
+
+
+def clamp(asked: CertLimits, within: Lane) -> tuple[CertLimits, list[str]]:
+    """The limits applied in `within`: each asked value, lowered to the lane's ceiling.
+
+    Returns the effective limits and one note per lowered field ("cpu_sec 99999 → 30").
+    """
+    lowered: dict[str, Any] = {}
+    notes: list[str] = []
+    for item in fields(CertLimits):
+        value, ceiling = getattr(asked, item.name), getattr(within.ceiling, item.name)
+        if value > ceiling:
+            lowered[item.name] = ceiling
+            notes.append(f"{item.name} {value:g} → {ceiling:g}")
+    return replace(asked, **lowered), notes
+
+
+class SpecError(Exception):
+    """The problem's spec cannot be used; `str()` is a sentence naming the file and field."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    id: str
+    title: str
+    statement: str
+    witness_format: str
+    limits: CertLimits  # as the spec asks, before any lane clamps them
+    path: Path
+    sha256: str  # tagged hash of the spec file's bytes
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
+
+    @property
+    def checker(self) -> Path:
+        return self.folder / CHECKER_FILE
+
+
+def read_spec(folder: Path, where: str | None = None) -> Spec:
+    """Read and validate `<folder>/spec.json`; `where` is how errors name the file."""
+    path = folder / SPEC_FILE
+    name = where or str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(f"{name} cannot be read: {exc.strerror or exc}") from exc
+    if len(raw) > MAX_SPEC_BYTES:
+        raise SpecError(f"{name} is {len(raw)} bytes; a spec is at most {MAX_SPEC_BYTES}")
+    data = _parse(raw, name)
+    problems = validate(data, "certificate")
+    if problems:
+        raise SpecError(f"{name}: " + "; ".join(problems))
+    if data["id"] != folder.name:
+        raise SpecError(f"{name}: id {data['id']!r} must be the folder's name {folder.name!r}")
+    return Spec(
+        id=data["id"],
+        title=data["title"],
+        statement=data["statement"],
+        witness_format=data["witness_format"],
+        limits=CertLimits.from_json(data["limits"]),
+        path=path,
+        sha256=sha256_tagged(raw),
+    )
+
+
+def _parse(raw: bytes, name: str) -> Any:
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"{name} is not UTF-8 (byte {exc.start})") from exc
+    except json.JSONDecodeError as exc:
+        raise SpecError(
+            f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from exc
+    except RecursionError as exc:
+        raise SpecError(f"{name} nests too deeply to be read") from exc

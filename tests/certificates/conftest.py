@@ -1,0 +1,178 @@
+"""Real sandboxes for the certificate tests: one runner per isolation route that works here.
+
+A route that cannot run on this machine is skipped with the probe's reason, never faked.
+`unshare-userns` refuses to run for root, so as root it is exercised by running the checker
+from a helper started as nobody (with the system interpreter, which nobody can read).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jigcli.certificates import sandbox
+from jigcli.certificates.checker import check_witness
+from jigcli.certificates.spec import CertLimits
+
+REPO = Path(__file__).resolve().parents[2]
+HOSTILE = REPO / "tests" / "data" / "certificates" / "hostile"
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+NOBODY = 65534
+# Small enough to keep the suite fast; each hostile test lowers what it needs to.
+SMALL = CertLimits(wall_sec=10, cpu_sec=5, address_space_mb=512, output_bytes=65536)
+
+
+@dataclasses.dataclass
+class Runner:
+    """Runs a hostile checker (a file under tests/data/certificates/hostile) on a witness."""
+
+    route: str
+    run: Callable[..., dict[str, Any]]
+    # False where the route leaves the checker the test user's own file access (unshare-userns
+    # started by that user): the file tests then have nothing to assert.
+    protects_files: bool = True
+
+    def __call__(
+        self, checker: str, witness: bytes = b"", limits: CertLimits = SMALL
+    ) -> dict[str, Any]:
+        return self.run(checker, witness, limits)
+
+
+def _interpreters() -> list[Path]:
+    found = [sandbox.default_python()]
+    if SYSTEM_PYTHON.exists():
+        found.append(Path(os.path.realpath(SYSTEM_PYTHON)))
+    return found
+
+
+def _in_process(route: str, python: Path) -> Callable[..., dict[str, Any]]:
+    def run(checker: str, witness: bytes = b"", limits: CertLimits = SMALL) -> dict[str, Any]:
+        source = (HOSTILE / checker).read_bytes()
+        outcome = check_witness(source, witness, limits, route=route, python=python)
+        document = dataclasses.asdict(outcome)
+        document["limits"] = limits.to_json()
+        return document
+
+    return run
+
+
+def _as_nobody(python: Path) -> Callable[..., dict[str, Any]]:
+    def run(checker: str, witness: bytes = b"", limits: CertLimits = SMALL) -> dict[str, Any]:
+        folder = Path(tempfile.mkdtemp(prefix="jig-nobody-"))
+        try:
+            folder.chmod(0o755)
+            request = {
+                "repo": str(REPO),
+                "checker": str(HOSTILE / checker),
+                "witness": str(folder / "witness"),
+                "limits": limits.to_json(),
+                "route": "unshare-userns",
+                "python": str(python),
+            }
+            (folder / "witness").write_bytes(witness)
+            (folder / "request.json").write_text(json.dumps(request))
+            for name in ("witness", "request.json"):
+                (folder / name).chmod(0o644)
+            done = subprocess.run(
+                [
+                    "setpriv",
+                    f"--reuid={NOBODY}",
+                    f"--regid={NOBODY}",
+                    "--clear-groups",
+                    str(python),
+                    str(Path(__file__).with_name("run_as_nobody.py")),
+                    str(folder / "request.json"),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                env={"PATH": "/usr/bin:/bin"},
+            )
+            assert done.returncode == 0, done.stderr
+            document: dict[str, Any] = json.loads(done.stdout)
+            return document
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    return run
+
+
+def _readable_by_everyone(path: Path) -> bool:
+    return all(
+        part.stat().st_mode & stat.S_IXOTH for part in (path, *path.parents) if part.is_dir()
+    )
+
+
+def _runner_for(route: str) -> Runner:
+    """A runner through `route`, or a skip with the reason the route cannot run here."""
+    if route == "unshare-userns" and os.geteuid() == 0:
+        if shutil.which("setpriv") is None or not SYSTEM_PYTHON.exists():
+            pytest.skip("unshare-userns as nobody needs setpriv and a system python3")
+        if not _readable_by_everyone(HOSTILE):
+            pytest.skip(f"nobody cannot read {REPO}, so cannot run the helper")
+        runner = Runner(route, _as_nobody(Path(os.path.realpath(SYSTEM_PYTHON))))
+        probe = runner("accept.py", b"probe")
+        if probe["reason"] == "sandbox_unavailable":
+            pytest.skip(f"unshare-userns cannot run here: {probe['detail']}")
+        return runner
+    chosen = sandbox.route_named(route)
+    reasons = []
+    for python in _interpreters():
+        why = sandbox.probe(chosen, python)
+        if why is None:
+            return Runner(route, _in_process(route, python), route != "unshare-userns")
+        reasons.append(f"{python}: {why}")
+    pytest.skip(f"{route} cannot run here: " + "; ".join(reasons))
+
+
+ISOLATING = ("bubblewrap", "unshare-root", "unshare-userns", "sandbox-exec")
+
+
+@pytest.fixture(params=ISOLATING)
+def through(request: pytest.FixtureRequest) -> Runner:
+    """A runner through each isolating route in turn (skipped where it cannot run)."""
+    return _runner_for(request.param)
+
+
+@pytest.fixture
+def through_bubblewrap() -> Runner:
+    return _runner_for("bubblewrap")
+
+
+@pytest.fixture
+def survivors(pid_alive: Callable[[int], bool]) -> Callable[[str], list[int]]:
+    """Live host processes whose command line carries `token`."""
+
+    def find(token: str) -> list[int]:
+        alive = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if token.encode() in cmdline and pid_alive(int(entry.name)):
+                alive.append(int(entry.name))
+        return alive
+
+    return find
+
+
+@pytest.fixture
+def protected_dir() -> Iterator[Path]:
+    """A folder only root may enter, outside any scratch folder (under the host /tmp)."""
+    folder = Path(tempfile.mkdtemp(prefix="jig-protected-"))
+    folder.chmod(0o700)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

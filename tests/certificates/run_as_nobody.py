@@ -1,0 +1,29 @@
+"""Run one checker through a forced route as the unprivileged user this is started as.
+
+Started by the tests under `setpriv --reuid=65534` with the system interpreter, so the
+`unshare-userns` route (which refuses to run for root) is exercised for real. Reads a request
+{repo, checker, witness, limits, route, python} from the JSON file named by argv[1] and
+prints the outcome as one JSON object.
+"""
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+request = json.loads(Path(sys.argv[1]).read_text())
+sys.path.insert(0, request["repo"])
+
+from jigcli.certificates.checker import check_witness  # noqa: E402
+from jigcli.certificates.spec import CertLimits  # noqa: E402
+
+outcome = check_witness(
+    Path(request["checker"]).read_bytes(),
+    Path(request["witness"]).read_bytes(),
+    CertLimits(**request["limits"]),
+    route=request["route"],
+    python=Path(request["python"]),
+)
+document = dataclasses.asdict(outcome)
+document["limits"] = outcome.limits.to_json()
+print(json.dumps(document))

@@ -1,0 +1,188 @@
+"""Hostile checkers against every isolation route that runs here: the verdict each gets, and
+that nothing escaped (no connection arrives, no file is read or written, no process lives on).
+"""
+
+import json
+import os
+import secrets
+import socket
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from jigcli.certificates import sandbox
+
+from .conftest import SMALL
+
+
+def _token() -> str:
+    return f"jig-escapee-{secrets.token_hex(6)}"
+
+
+def test_a_checker_cannot_reach_a_listener_on_the_host_loopback(through):
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)
+        listener.setblocking(False)
+        port = listener.getsockname()[1]
+        outcome = through("connect_to_listener.py", json.dumps({"port": port}).encode())
+        time.sleep(0.1)
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+    assert outcome["reason"] == "invalid_witness"
+    assert outcome["checker_reason"].startswith("no network")
+
+
+def test_a_checker_cannot_read_a_canary_outside_its_scratch(through, protected_dir):
+    if not through.protects_files:
+        pytest.skip(f"{through.route} keeps the invoking user's own file access")
+    canary = protected_dir / "canary"
+    canary.write_text("canary-secret-7c1f")
+    canary.chmod(0o600)
+    outcome = through("read_canary.py", json.dumps({"path": str(canary)}).encode())
+    assert outcome["reason"] == "invalid_witness"
+    assert "canary-secret-7c1f" not in json.dumps(outcome)
+
+
+def test_a_checker_cannot_write_outside_its_scratch(through, protected_dir):
+    if not through.protects_files:
+        pytest.skip(f"{through.route} keeps the invoking user's own file access")
+    target = protected_dir / "escaped"
+    outcome = through("write_outside.py", json.dumps({"paths": [str(target)]}).encode())
+    assert outcome["reason"] == "invalid_witness"
+    assert not target.exists()
+
+
+def test_a_setsid_daemon_does_not_outlive_the_checker(through, survivors):
+    token = _token()
+    outcome = through("setsid_daemon.py", json.dumps({"token": token}).encode())
+    assert outcome["reason"] == "invalid_witness"
+    assert outcome["checker_reason"] == "left a daemon behind"
+    assert _gone(survivors, token)
+
+
+def test_a_bounded_fork_storm_leaves_nothing_behind(through, survivors):
+    token = _token()
+    witness = json.dumps({"token": token, "count": 64}).encode()
+    outcome = through("fork_storm.py", witness)
+    assert outcome["reason"] == "invalid_witness"
+    assert outcome["checker_reason"].startswith("forked ")
+    assert _gone(survivors, token)
+
+
+def test_a_memory_bomb_stops_at_the_address_space_limit(through):
+    outcome = through("memory_bomb.py", limits=replace(SMALL, address_space_mb=256))
+    assert outcome["reason"] == "checker_error"
+    assert "MemoryError" in outcome["detail"]
+
+
+def test_a_cpu_spin_is_a_timeout(through):
+    outcome = through("cpu_spin.py", limits=replace(SMALL, cpu_sec=1))
+    assert outcome["reason"] == "timeout"
+    assert "CPU limit of 1 s" in outcome["detail"]
+
+
+def test_a_sleep_past_the_wall_clock_is_a_timeout(through):
+    started = time.monotonic()
+    outcome = through("sleep_past_wall.py", limits=replace(SMALL, wall_sec=1))
+    assert outcome["reason"] == "timeout"
+    assert "wall limit of 1 s" in outcome["detail"]
+    assert time.monotonic() - started < 30
+
+
+def test_a_200_mb_output_flood_is_stopped_at_the_cap(through):
+    outcome = through("output_flood.py", limits=replace(SMALL, output_bytes=65536))
+    assert outcome["reason"] == "checker_protocol"
+    assert "more than 65536 bytes on stdout" in outcome["detail"]
+    assert len(outcome["stdout_tail"]) <= 4001
+
+
+def test_the_parents_environment_never_reaches_the_checker(through, monkeypatch):
+    monkeypatch.setenv("JIG_TEST_SECRET", "env-secret-58e2")
+    outcome = through("leak_environment.py")
+    assert outcome["reason"] == "ok"
+    seen = json.loads(outcome["canonical"])
+    assert "JIG_TEST_SECRET" not in seen and "HOME" not in seen
+    assert "env-secret-58e2" not in json.dumps(outcome)
+    seen.pop("PWD", None)  # set by bwrap's and the shell init's chdir, not inherited
+    assert seen == sandbox.checker_env(Path(seen["TMPDIR"]))
+
+
+def test_a_checker_killing_its_parent_harms_nothing_outside(through):
+    outcome = through("kill_parent.py")
+    # Its parent is the sandbox's own init, which a namespace protects; jig carries on.
+    assert outcome["reason"] == "ok"
+    assert outcome["isolation"] == through.route
+    assert os.getppid() > 1
+
+
+def _gone(survivors, token: str) -> bool:
+    deadline = time.monotonic() + 5  # the kernel tears a PID namespace down asynchronously
+    while survivors(token):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+# -- bubblewrap's file view ----------------------------------------------------------------
+
+
+def test_bubblewrap_shows_only_system_folders_the_interpreter_and_scratch(
+    through_bubblewrap, protected_dir
+):
+    outcome = through_bubblewrap("look_around.py")
+    assert outcome["reason"] == "ok", outcome["detail"]
+    seen = json.loads(outcome["canonical"])
+    python_top = Path(sandbox.default_python()).parts[1]
+    allowed = {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc"}
+    assert set(seen["root"]) <= allowed | {"proc", "dev", "scratch", python_top}
+    assert seen["etc"] == ["ld.so.cache"]
+    assert seen["scratch"] == ["checker.py", "witness"]
+    assert seen["cwd"] == "/scratch" and seen["uid"] == 65534
+    assert not seen["host_tmp"] and seen["scratch_writable"]
+    for home, inside in seen["homes"].items():
+        # Nothing of a home folder, unless the interpreter lives there: then only its path.
+        python = sandbox.default_python()
+        expected = [python.relative_to(home).parts[0]] if python.is_relative_to(home) else None
+        assert inside == expected
+
+
+def test_bubblewrap_keeps_host_tmp_unwritten(through_bubblewrap):
+    target = Path("/tmp") / f"{_token()}.txt"
+    outcome = through_bubblewrap("write_outside.py", json.dumps({"paths": [str(target)]}).encode())
+    assert outcome["reason"] == "invalid_witness"
+    assert not target.exists()
+
+
+# -- probing ---------------------------------------------------------------------------------
+
+
+def test_describe_reports_every_route_with_a_reason_when_it_cannot_run():
+    report = sandbox.describe()
+    names = [row["name"] for row in report["routes"]]
+    assert names == ["bubblewrap", "unshare-root", "unshare-userns", "sandbox-exec"]
+    for row in report["routes"]:
+        assert row["ok"] is (row["why"] is None)
+        assert row["probed"] is row["available"]
+    chosen = [row["name"] for row in report["routes"] if row["ok"]]
+    assert report["chosen"] == (chosen[0] if chosen else None)
+
+
+def test_a_route_whose_program_is_missing_is_unavailable(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(sandbox, "_probed", {})
+    assert "bwrap is not installed" in (sandbox.Bubblewrap().unavailable() or "")
+    assert sandbox.choose(sandbox.default_python()) is None
+    assert sandbox.choose(sandbox.default_python(), allow_none=True) is sandbox.NONE
+
+
+def test_a_probe_runs_once_per_process(monkeypatch):
+    calls = []
+    monkeypatch.setattr(sandbox, "_probed", {})
+    monkeypatch.setattr(sandbox, "_probe_once", lambda route, python: calls.append(route) or None)
+    for _ in range(3):
+        sandbox.probe(sandbox.NONE, sandbox.default_python())
+    assert len(calls) == 1

@@ -1,0 +1,3 @@
+# Spins forever on the CPU.
+while True:
+    pass

@@ -1,0 +1,1 @@
+# Says nothing at all.
