@@ -224,8 +224,10 @@ _DEBUG = _table("option")["set_option debug.*"]
 # `Lean.<X>` for these X is metaprogramming; other `Lean.` namespaces (`Lean.Grind`,
 # `Lean.Omega`) hold lemmas a proof may cite.
 LEAN_META_NAMESPACES = frozenset(
-    ("Elab", "Meta", "Parser", "PrettyPrinter", "Syntax", "Macro", "Environment", "Kernel")
-    + ("Compiler", "IR", "Server", "Widget", "Core", "Expr", "Language", "Linter")
+    (
+        *("Elab", "Meta", "Parser", "PrettyPrinter", "Syntax", "Macro", "Environment", "Kernel"),
+        *("Compiler", "IR", "Server", "Widget", "Core", "Expr", "Language", "Linter"),
+    )
 )
 
 # Words that send the scanner to Python: every word a rule or a form looks at.
@@ -288,6 +290,7 @@ _SKIP = re.compile(
 _SAFE_CHAR = re.compile(f"[{_SAFE_BEFORE}]")
 _COMMENTS = frozenset({"line_comment", "block_comment", "doc_comment", "module_doc"})
 _TRIVIA = _COMMENTS | {"ws"}
+_GLUABLE = _COMMENTS | {"char"}
 _WORDLIKE = frozenset({"ident", "keyword"})
 _PART = re.compile(r"«([^»]*)»|([^.«]+)")
 _CLOSERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩"}
@@ -399,10 +402,9 @@ class _Scan:
             self.add(start, "malformed literal", FORMS["malformed literal"].message)
             # Go on right after the opener, as Lean's recovery does: what it hid is code.
             return start + (2 if text.startswith("/-", start) else 1)
-        elif (kind in _COMMENTS or kind == "char") and start > 0:
-            if not _SAFE_CHAR.match(text, start - 1):
-                construct = "glued char literal" if kind == "char" else "glued comment"
-                self.add(start, construct, FORMS[construct].message)
+        elif kind in _GLUABLE and start > 0 and not _SAFE_CHAR.match(text, start - 1):
+            construct = "glued char literal" if kind == "char" else "glued comment"
+            self.add(start, construct, FORMS[construct].message)
         return end
 
     def word(self, start: int, end: int) -> int:
