@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jigcli.verifiers.modules import (
+    ModuleError,
+    active_verifiers,
+    catalog,
+    enabled_modules,
+    enabled_verifiers,
+    load_manifest,
+)
+
+
+def ids(specs: list) -> list[str]:  # type: ignore[type-arg]
+    return [spec.id for spec in specs]
+
+
+def test_compile_is_active_on_a_tex_file_with_no_module_enabled() -> None:
+    assert ids(active_verifiers("paper.tex", set())) == ["compile"]
+
+
+def test_an_enabled_module_adds_its_verifiers_for_the_documents_they_apply_to() -> None:
+    assert ids(active_verifiers("paper.tex", {"lean", "audit"})) == ["compile", "lean", "audit"]
+    assert ids(active_verifiers("Paper.LEAN", {"lean", "audit"})) == ["lean", "audit"]
+
+
+def test_a_verifier_whose_module_is_off_is_absent_not_pending() -> None:
+    assert "lean" not in ids(active_verifiers("paper.lean", set()))
+
+
+def test_a_file_no_verifier_applies_to_has_none() -> None:
+    assert active_verifiers("notes.txt", {"lean", "audit"}) == []
+
+
+def test_the_catalog_ships_the_lean_modules_switching_on_lean_and_audit() -> None:
+    modules = catalog()
+    for name in ("lean-blueprint", "lean4"):
+        assert modules[name].verifies == ("lean", "audit")
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_jig_yaml_enables_modules_and_their_verifiers(tmp_path: Path) -> None:
+    write(tmp_path / "jig.yaml", "modules: [lean-blueprint]\n")
+    assert enabled_modules(tmp_path) == ["lean-blueprint"]
+    assert enabled_verifiers(tmp_path) == {"lean", "audit"}
+
+
+def test_no_jig_yaml_enables_nothing(tmp_path: Path) -> None:
+    assert enabled_verifiers(tmp_path) == set()
+
+
+def test_a_repos_own_module_is_found_and_replaces_a_catalog_module(tmp_path: Path) -> None:
+    write(tmp_path / "modules" / "lean4.yaml", "name: lean4\nverifies: [lean]\n")
+    write(tmp_path / "modules" / "papers.yaml", "verifies: [compile]\n")
+    write(tmp_path / "jig.yaml", "modules: [lean4, papers]\n")
+    assert catalog(tmp_path)["lean4"].verifies == ("lean",)
+    assert enabled_verifiers(tmp_path) == {"lean", "compile"}
+
+
+def test_an_unknown_module_in_jig_yaml_is_refused_in_one_sentence(tmp_path: Path) -> None:
+    write(tmp_path / "jig.yaml", "modules: [lean5]\n")
+    with pytest.raises(ModuleError, match="'lean5'"):
+        enabled_verifiers(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"),
+    [
+        ("verifies: lean\n", "list of verifier ids"),
+        ("- lean\n", "YAML mapping"),
+        ("verifies: [lean, claim]\n", "claim"),
+        ("verifies: [lean\n", "not readable YAML"),
+    ],
+)
+def test_a_malformed_manifest_is_refused(tmp_path: Path, text: str, complaint: str) -> None:
+    with pytest.raises(ModuleError, match=complaint):
+        load_manifest(write(tmp_path / "bad.yaml", text))
