@@ -27,9 +27,13 @@ import os
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jigcli.errors import UsageError
+from jigcli.hashing import sha256_hex
+
+if TYPE_CHECKING:
+    from jigcli.audit.pairing import Decl
 
 SCHEMA = "jig.audit.v1"
 VERDICTS = ("faithful", "partial", "mismatch", "unstated", "refuted")
@@ -177,3 +181,14 @@ def save(ledger: Ledger, path: Path) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def judged_hash(text: str | None) -> str | None:
+    """The SHA-256 (hex) of a text as judged: runs of whitespace count as one space."""
+    return None if text is None else sha256_hex(" ".join(text.split()))
+
+
+def pair_hashes(statement_text: str | None, decl: Decl | None) -> tuple[str | None, str | None]:
+    """The hashes a judgement of this pair records: the statement's text, the declaration's
+    judged source (`Decl.judged_text`; None for a declaration outside the file)."""
+    return judged_hash(statement_text), judged_hash(decl.judged_text if decl else None)

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jigcli.latex.statements import Statement
+from jigcli.errors import UsageError
+from jigcli.latex.statements import Document, Statement, read_statements
 
 if TYPE_CHECKING:
     from jigcli.lean.lexer import Token
@@ -58,6 +59,7 @@ OTHER_COMMANDS = frozenset(
 PROVED_KINDS = frozenset({"theorem", "lemma"})
 _TEX_MARK = re.compile(r"^\s*tex\s*:\s*(\S+)\s*$")
 _HELPER_MARK = re.compile(r"^\s*helper\b")
+_GUILLEMETS = re.compile(r"«([^».]*)»")
 
 
 @dataclass(frozen=True)
@@ -237,6 +239,7 @@ class _DeclReader:
     ) -> None:
         kind = self.code[keyword].text
         name, after = self.name_after(keyword, stop)
+        name = plain_name(name)
         namespaces = tuple(n for scope, n in self.scopes if scope == "namespace" and n)
         if name.startswith("_root_."):
             full_name = name.removeprefix("_root_.")
@@ -295,6 +298,11 @@ class _DeclReader:
                 break
             i += 1
         return self.text[self.code[keyword].start : end].strip()
+
+
+def plain_name(text: str) -> str:
+    """A name as Lean means it: `«open»` is the name `open` (a dotted `«a.b»` stays quoted)."""
+    return _GUILLEMETS.sub(r"\1", text)
 
 
 def _comment_body(token: Token) -> str:
@@ -384,3 +392,40 @@ def _blueprint(statement: Statement, name: str, decls: list[Decl]) -> Pair:
     if len(inside) == 1:
         return Pair(statement, inside[0].full_name, inside[0], "blueprint")
     return Pair(statement, name, None, "blueprint")
+
+
+# -- a paper and its sibling --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper's root document, its sibling `.lean` (None when there is none yet), and how
+    their statements and declarations pair."""
+
+    tex: Path
+    lean: Path | None
+    document: Document
+    lean_file: LeanFile | None
+    pairing: Pairing
+
+
+def open_paper(file: Path) -> Paper:
+    """The paper `file` belongs to: a `.tex` (its root document is found) or its `.lean`."""
+    from jigcli.latex.root import find_root
+
+    if file.suffix == ".lean":
+        if not file.is_file():
+            raise UsageError(f"No such file: {file}; pass the paper's .tex or its .lean.")
+        tex = file.with_suffix(".tex")
+        if not tex.is_file():
+            raise UsageError(
+                f"No paper beside {file}: put {tex.name} next to it, or pass the paper's .tex."
+            )
+        tex = find_root(tex)
+    else:
+        tex = find_root(file)
+    sibling = tex.with_suffix(".lean")
+    lean = sibling if sibling.is_file() else None
+    document = read_statements(tex)
+    lean_file = read_lean(lean) if lean is not None else None
+    return Paper(tex, lean, document, lean_file, pair_statements(document.statements, lean_file))

@@ -18,7 +18,12 @@ Scenario fields (all optional):
   module_axioms      axioms the submitted module declares
   submitted_type / canonical_type   pretty-printed types for `#jig_types`
   restatement        null | "mismatch" | "heartbeats"
-  axioms             what `#print axioms` lists for the decl (default [propext])
+  axioms             what `#print axioms` lists for the decl (default [propext]); a list for
+                     every decl, or {decl: list} per decl (a decl it leaves out: [propext])
+  unknown            decls `#print axioms` answers "Unknown constant" for
+  messages           what Lean said while elaborating the file's own lines, printed first:
+                     [{"line", "column", "severity", "data", "kind"?}] (e.g. a
+                     "declaration uses `sorry`" warning or an error inside a declaration)
   term               the normalized term text `#jig_term` writes (default: derived from decl)
   refutation         true | false
   replay             "ok" | "rejected"
@@ -183,7 +188,11 @@ def _answers(file: Path, scenario: dict[str, Any]) -> list[dict[str, Any]]:
             f"'{conflict['constant']}' from {conflict['origin']}"
         )
         return [_message(file, 1, 0, text, "error")]
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = [
+        _message(file, m["line"], m.get("column", 0), m["data"], m.get("severity", "error"),
+                 m.get("kind", "[anonymous]"))
+        for m in scenario.get("messages", [])
+    ]
     for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
         match = _COMMAND.match(line.strip())
         if match:
@@ -233,6 +242,9 @@ def _answer(
     if command == "example :":
         return _bridge(file, line, names, scenario)
     if command == "#print axioms":
+        if names[0] in scenario.get("unknown", []):
+            # Real 4.33 (`realizeGlobalConstNoOverload`): "Unknown constant `d`", at the name.
+            return [_message(file, line, 14, f"Unknown constant `{names[0]}`", "error")]
         return [_message(file, line, 0, _print_axioms(names[0], scenario))]
     if command == "#jig_term":
         return [_term(file, line, names[0], strings, scenario)]
@@ -281,6 +293,8 @@ def _print_axioms(decl: str, scenario: dict[str, Any]) -> str:
     # "'d' depends on axioms: [a, b]" (recorded 4.33.0 transcript, e.g.
     # "'SorryLab.compiled' depends on axioms: [SorryLab.compiled._native.native_decide.ax_1_1]").
     axioms = scenario.get("axioms", ["propext"])
+    if isinstance(axioms, dict):
+        axioms = axioms.get(decl, ["propext"])
     if not axioms:
         return f"'{decl}' does not depend on any axioms"
     return f"'{decl}' depends on axioms: [{', '.join(axioms)}]"
