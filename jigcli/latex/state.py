@@ -33,6 +33,7 @@ SUFFIX = ".fdb_jig"
 # A source edited while TeX was reading it: recorded as never matching, so the next
 # build runs again instead of trusting a PDF made from the older text.
 _EDITED_DURING_BUILD = "edited-during-build"
+_TOOL_OUTPUTS = frozenset({".bbl", ".ind", ".gls", ".nls", ".acr"})
 
 
 @dataclass
@@ -116,7 +117,9 @@ def record(root: Path, engine: str, result: Recorded, *, started_ns: int) -> Non
         key = os.path.normpath(name)
         if key in project or not path.is_file():
             continue
-        edited = path.stat().st_mtime_ns > started_ns
+        # A tool the build ran (BibTeX, makeindex) may have written it just now; anything
+        # else newer than the build's start was edited while TeX was reading it.
+        edited = path.suffix not in _TOOL_OUTPUTS and path.stat().st_mtime_ns > started_ns
         project[key] = _EDITED_DURING_BUILD if edited else (_sha256(path) or "")
     kept_outputs = {
         name: sig

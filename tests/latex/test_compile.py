@@ -1,0 +1,318 @@
+"""`compile` against real TeX Live: each corpus paper's verdict, status and `file:line`s.
+
+Every build runs on a copy of the paper (tmp), never on tests/data. Papers that are only read
+are built once per module and shared across the assertions about them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from jigcli.errors import UsageError
+from jigcli.latex import state
+from jigcli.latex.compile import BuildResult, build, check, choose_engine
+from jigcli.latex.root import find_root
+from jigcli.verifiers.registry import verifier_status
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "latex"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("pdflatex") is None, reason="needs TeX Live (pdflatex); .ci/run installs it"
+)
+
+
+def copy_corpus(destination: Path) -> Path:
+    shutil.copytree(DATA, destination)
+    (destination / "jig.yaml").write_text("modules: []\n")  # the project's top
+    return destination
+
+
+def compile_file(path: Path, **options: float) -> BuildResult:
+    root = find_root(path)
+    return build(root, choose_engine(root, None), **options)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_corpus(tmp_path_factory.mktemp("shared") / "corpus")
+
+
+@pytest.fixture(scope="module")
+def built(corpus: Path) -> Callable[[str], BuildResult]:
+    """Build a corpus paper once per module; later asks get the same result."""
+    results: dict[str, BuildResult] = {}
+
+    def get(relative: str) -> BuildResult:
+        if relative not in results:
+            results[relative] = compile_file(corpus / relative)
+        return results[relative]
+
+    return get
+
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> Path:
+    """A private copy of the corpus, for tests that edit or break it."""
+    return copy_corpus(tmp_path / "corpus")
+
+
+def places(result: BuildResult) -> set[tuple[str, int | None, str]]:
+    return {(d.file, d.line, d.severity) for d in result.diagnostics}
+
+
+def message(result: BuildResult, file: str, line: int | None) -> str:
+    return " | ".join(d.message for d in result.diagnostics if (d.file, d.line) == (file, line))
+
+
+# -- verdicts on the corpus -------------------------------------------------------------------
+
+
+def test_a_clean_paper_compiles_with_a_pdf_synctex_and_the_engines_real_version(
+    built: Callable[[str], BuildResult],
+) -> None:
+    result = built("clean/paper.tex")
+    assert (result.verdict, verifier_status("compile", result.verdict)) == ("compiled", "ok")
+    assert result.diagnostics == []
+    assert result.pdf is not None and result.pdf.is_file()
+    assert result.root.with_suffix(".synctex.gz").is_file()
+    assert re.fullmatch(r"pdfTeX · TeX Live \d{4}", result.engine_words or "")
+
+
+def test_errors_are_reported_at_their_real_lines(built: Callable[[str], BuildResult]) -> None:
+    result = built("errors/paper.tex")
+    assert (result.verdict, verifier_status("compile", result.verdict)) == ("error", "error")
+    assert places(result) == {("paper.tex", 5, "error"), ("paper.tex", 7, "error")}
+    assert "\\undefinedmacro" in message(result, "paper.tex", 5)
+    # TeX notices the open list at \end{document} (line 9); the list began on line 7.
+    assert "\\begin{itemize}" in message(result, "paper.tex", 7)
+
+
+def test_undefined_references_citations_and_labels_are_warnings_boxes_are_info(
+    built: Callable[[str], BuildResult],
+) -> None:
+    result = built("warnings/paper.tex")
+    assert (result.verdict, verifier_status("compile", result.verdict)) == ("warning", "warn")
+    assert places(result) == {
+        ("paper.tex", 4, "warning"),
+        ("paper.tex", 6, "warning"),
+        ("paper.tex", 7, "info"),
+    }
+    assert "sec:missing" in message(result, "paper.tex", 4)
+    assert "nobody2020" in message(result, "paper.tex", 4)
+    assert "multiply defined" in message(result, "paper.tex", 6)
+    assert "Overfull \\hbox" in message(result, "paper.tex", 7)
+
+
+def test_a_multi_file_paper_is_built_from_its_root_with_diagnostics_per_file(
+    built: Callable[[str], BuildResult],
+) -> None:
+    result = built("multifile/sections/intro.tex")
+    assert result.root.name == "main.tex"
+    assert result.verdict == "error"
+    assert ("sections/intro.tex", 3, "error") in places(result)
+    assert "\\notdefinedanywhere" in message(result, "sections/intro.tex", 3)
+    assert ("sections/results.tex", 2, "warning") in places(result)
+    assert "sec:nowhere" in message(result, "sections/results.tex", 2)
+
+
+def test_a_missing_package_is_an_error_on_its_usepackage_line(
+    built: Callable[[str], BuildResult],
+) -> None:
+    result = built("missing-package/paper.tex")
+    assert result.verdict == "error"
+    assert places(result) == {("paper.tex", 3, "error")}
+    assert "jig-no-such-package.sty" in message(result, "paper.tex", 3)
+    assert result.pdf is None
+
+
+def test_a_paper_that_ends_before_end_document_stops_at_its_last_line(
+    built: Callable[[str], BuildResult],
+) -> None:
+    result = built("no-end/paper.tex")
+    assert result.verdict == "error"
+    assert places(result) == {("paper.tex", 5, "error")}
+    assert "Emergency stop" in message(result, "paper.tex", 5)
+
+
+def test_bibtex_citations_settle(built: Callable[[str], BuildResult]) -> None:
+    result = built("cites-bibtex/paper.tex")
+    assert result.verdict == "compiled", result.diagnostics
+
+
+def test_a_file_with_no_documentclass_and_no_root_is_a_usage_error(corpus: Path) -> None:
+    with pytest.raises(UsageError, match="no \\\\documentclass"):
+        compile_file(corpus / "no-documentclass" / "chapter.tex")
+
+
+# -- shell escape is off -----------------------------------------------------------------------
+
+
+def no_pwned_files(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("pwned*"))
+
+
+def test_write18_does_not_run_and_says_so(
+    built: Callable[[str], BuildResult], corpus: Path
+) -> None:
+    result = built("shell-escape/write18.tex")
+    assert no_pwned_files(corpus) == []
+    assert result.verdict == "warning"
+    assert places(result) == {("write18.tex", 3, "warning")}
+    assert "did not run: touch pwned-write18" in message(result, "write18.tex", 3)
+
+
+def test_piped_input_does_not_run(built: Callable[[str], BuildResult], corpus: Path) -> None:
+    result = built("shell-escape/pipe-input.tex")
+    assert no_pwned_files(corpus) == []
+    assert result.verdict == "error"
+    assert places(result) == {("pipe-input.tex", 4, "error")}
+
+
+def test_neither_a_latexmkrc_nor_the_environment_turns_shell_escape_back_on(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = fresh / "shell-escape"
+    (folder / "latexmkrc").write_text(
+        "system('touch pwned-rc');\n$pdflatex = 'pdflatex -shell-escape %O %S';\n"
+    )
+    monkeypatch.setenv("shell_escape", "t")
+    result = compile_file(folder / "write18.tex")
+    assert result.verdict == "warning"
+    assert no_pwned_files(fresh) == []
+
+
+# -- what the last build read ------------------------------------------------------------------
+
+
+def test_a_no_op_rebuild_starts_no_process(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    paper = fresh / "clean" / "paper.tex"
+    first = compile_file(paper)
+    assert first.started_process and first.verdict == "compiled"
+    monkeypatch.setenv("PATH", str(fresh / "no-programs-here"))  # nothing could start now
+    again = compile_file(paper)
+    assert (again.verdict, again.started_process) == ("compiled", False)
+    assert again.pdf == first.pdf
+
+
+def test_a_touched_but_unchanged_source_is_not_a_change(fresh: Path) -> None:
+    paper = fresh / "clean" / "paper.tex"
+    compile_file(paper)
+    os.utime(paper, ns=(paper.stat().st_atime_ns, paper.stat().st_mtime_ns + 10**9))
+    assert check(paper, "pdflatex").verdict == "compiled"
+    assert compile_file(paper).started_process is False
+
+
+def test_no_build_says_stale_once_a_source_changes(fresh: Path) -> None:
+    paper = fresh / "multifile" / "main.tex"
+    assert check(paper, "pdflatex").verdict == "stale"  # never built
+    compile_file(paper)
+    assert check(paper, "pdflatex").verdict == "error"  # the last build's own verdict
+    intro = fresh / "multifile" / "sections" / "intro.tex"
+    intro.write_text(intro.read_text().replace("\\notdefinedanywhere{}", "nothing"))
+    stale = check(paper, "pdflatex")
+    assert (stale.verdict, verifier_status("compile", stale.verdict)) == ("stale", "warn")
+    assert stale.changed == ["sections/intro.tex"]
+    assert stale.started_process is False
+
+
+def test_an_edited_bib_file_is_a_change(fresh: Path) -> None:
+    paper = fresh / "cites-bibtex" / "paper.tex"
+    compile_file(paper)
+    bib = paper.with_name("refs.bib")
+    bib.write_text(bib.read_text().replace("1994", "1986"))
+    assert check(paper, "pdflatex").changed == ["refs.bib"]
+
+
+def test_a_deleted_pdf_is_rebuilt(fresh: Path) -> None:
+    paper = fresh / "clean" / "paper.tex"
+    compile_file(paper)
+    paper.with_suffix(".pdf").unlink()
+    rebuilt = compile_file(paper)
+    assert rebuilt.started_process and rebuilt.pdf is not None and rebuilt.pdf.is_file()
+
+
+def test_a_missing_input_is_rebuilt_once_it_exists(fresh: Path) -> None:
+    paper = fresh / "missing-input" / "paper.tex"
+    first = compile_file(paper)
+    assert first.verdict == "error"
+    assert places(first) == {("paper.tex", 4, "error")}
+    assert "chapters/absent.tex" in message(first, "paper.tex", 4)
+    (paper.parent / "chapters").mkdir()
+    (paper.parent / "chapters" / "absent.tex").write_text("Now it exists.\n")
+    assert compile_file(paper).verdict == "compiled"
+
+
+def test_the_record_lives_beside_the_build(fresh: Path) -> None:
+    paper = fresh / "clean" / "paper.tex"
+    compile_file(paper)
+    record = state.load(paper)
+    assert record is not None and record.path == paper.with_suffix(".fdb_jig")
+    assert "paper.tex" in record.project
+    assert not any(name.endswith(".aux") for name in record.project)
+
+
+# -- failures that are not verdicts ------------------------------------------------------------
+
+
+def fake_bin(folder: Path, **scripts: str) -> Path:
+    folder.mkdir()
+    for name, body in scripts.items():
+        path = folder / name
+        path.write_text("#!/bin/sh\n" + body + "\n")
+        path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return folder
+
+
+def test_no_engine_on_path_is_not_set_up(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(fresh / "empty"))
+    result = compile_file(fresh / "clean" / "paper.tex")
+    assert result.verdict is None and result.failure is not None
+    assert result.failure.why == "not_set_up"
+    assert verifier_status("compile", result.verdict) == "pending"
+
+
+def test_an_engine_that_is_killed_is_unreachable(
+    fresh: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(fake_bin(tmp_path / "bin", pdflatex="kill -9 $$")))
+    result = compile_file(fresh / "clean" / "paper.tex")
+    assert result.failure is not None and result.failure.why == "unreachable"
+    assert "signal 9" in result.failure.detail
+
+
+def test_a_build_past_its_time_limit_is_too_big_and_leaves_no_record(fresh: Path) -> None:
+    paper = fresh / "infinite-loop" / "paper.tex"
+    result = compile_file(paper, timeout=1.0)
+    assert result.verdict is None and result.failure is not None
+    assert result.failure.why == "too_big"
+    assert state.load(paper) is None
+
+
+def test_without_latexmk_enough_engine_passes_and_bibtex_settle_references(
+    fresh: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    programs = {name: f'exec {shutil.which(name)} "$@"' for name in ("pdflatex", "bibtex")}
+    monkeypatch.setenv("PATH", str(fake_bin(tmp_path / "bin", **programs)))
+    assert compile_file(fresh / "cites-bibtex" / "paper.tex").verdict == "compiled"
+    assert compile_file(fresh / "clean" / "paper.tex").verdict == "compiled"
+
+
+# -- choosing the engine -----------------------------------------------------------------------
+
+
+def test_the_engine_is_the_option_then_a_magic_comment_then_pdflatex(tmp_path: Path) -> None:
+    paper = tmp_path / "paper.tex"
+    paper.write_text("% !TEX program = lualatex\n\\documentclass{article}\n")
+    assert choose_engine(paper, None) == "lualatex"
+    assert choose_engine(paper, "xelatex") == "xelatex"
+    paper.write_text("\\documentclass{article}\n")
+    assert choose_engine(paper, None) == "pdflatex"
+    with pytest.raises(UsageError, match="Unknown engine"):
+        choose_engine(paper, "tex")
