@@ -129,10 +129,10 @@ def judge(done: sandbox.Execution, limits: CertLimits, wall_sec: float) -> Outco
     outcome.checker_reason = said
     if payload["ok"] is not True:
         outcome.reason = "invalid_witness"
-        outcome.detail = f"the checker rejected the witness: {said or '(no reason given)'}"
+        outcome.detail = f"the checker says: {said or '(no reason given)'}"
         return outcome
     outcome.reason, outcome.canonical = "ok", payload["canonical"]
-    outcome.detail = f"the checker accepted the witness: {said or '(no reason given)'}"
+    outcome.detail = f"accepted; the checker says: {said or '(no reason given)'}"
     return outcome
 
 
@@ -185,7 +185,9 @@ def _last_words(stderr: str, limits: CertLimits) -> str:
 
 def parse_marker(stdout: str) -> tuple[dict[str, Any] | None, str]:
     """The checker's one `CONJECT_CERT:` object, or None and why the protocol is broken."""
-    lines = [line for line in stdout.splitlines() if line.startswith(MARKER)]
+    # Lines end at "\n" only: a canonical form printed with ensure_ascii=False may hold
+    # U+2028 and friends, which str.splitlines would break the line at.
+    lines = [line for line in stdout.split("\n") if line.startswith(MARKER)]
     if not lines:
         return None, f"the checker printed no {MARKER} line"
     if len(lines) > 1:

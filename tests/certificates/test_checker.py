@@ -1,0 +1,103 @@
+"""The checker protocol: exactly one well-formed marker line, judged into a verdict reason."""
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jigcli.certificates.checker import MARKER, parse_marker
+
+# -- real runs that break the protocol --------------------------------------------------------
+
+
+def test_two_marker_lines_break_the_protocol(through_bubblewrap):
+    outcome = through_bubblewrap("two_markers.py")
+    assert outcome["reason"] == "checker_protocol"
+    assert "2 CONJECT_CERT: lines" in outcome["detail"]
+
+
+def test_malformed_json_breaks_the_protocol(through_bubblewrap):
+    outcome = through_bubblewrap("malformed_json.py")
+    assert outcome["reason"] == "checker_protocol"
+    assert "not valid JSON" in outcome["detail"]
+
+
+def test_a_non_zero_exit_is_a_checker_error_even_after_an_accepting_line(through_bubblewrap):
+    outcome = through_bubblewrap("nonzero_exit.py")
+    assert outcome["reason"] == "checker_error"
+    assert outcome["exit_status"] == 3 and outcome["canonical"] is None
+
+
+def test_no_output_breaks_the_protocol(through_bubblewrap):
+    outcome = through_bubblewrap("no_output.py")
+    assert outcome["reason"] == "checker_protocol"
+    assert "no CONJECT_CERT: line" in outcome["detail"]
+
+
+def test_an_accepted_witness_carries_its_canonical_form_and_its_hash(through_bubblewrap):
+    outcome = through_bubblewrap("accept.py", b"  some witness \n")
+    assert (outcome["reason"], outcome["canonical"]) == ("ok", "some witness")
+
+
+def test_no_isolation_route_is_sandbox_unavailable_unless_allowed(monkeypatch, tmp_path):
+    from jigcli.certificates import sandbox
+    from jigcli.certificates.checker import check_witness
+
+    from .conftest import HOSTILE, SMALL
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap, unshare or sandbox-exec to be found
+    monkeypatch.setattr(sandbox, "_probed", {})
+    source = (HOSTILE / "accept.py").read_bytes()
+    refused = check_witness(source, b"w", SMALL)
+    assert refused.reason == "sandbox_unavailable" and refused.isolation is None
+    assert "bwrap is not installed" in refused.detail
+    allowed = check_witness(source, b"w", SMALL, allow_unsandboxed=True)
+    assert (allowed.reason, allowed.isolation) == ("ok", "none")
+
+
+# -- parsing the marker --------------------------------------------------------------------
+
+
+def _line(payload: object) -> str:
+    return f"{MARKER} {json.dumps(payload)}"
+
+
+@pytest.mark.parametrize(
+    ("stdout", "problem"),
+    [
+        ("", "no CONJECT_CERT: line"),
+        ("  " + _line({"ok": True, "canonical": "x"}), "no CONJECT_CERT: line"),
+        (_line([1, 2]), "must be a JSON object"),
+        (_line({"ok": "yes"}), "ok must be true or false"),
+        (_line({"ok": 1, "canonical": "x"}), "ok must be true or false"),
+        (_line({"ok": False, "reason": 7}), "reason must be a string"),
+        (_line({"ok": True}), "needs canonical"),
+        (_line({"ok": True, "canonical": ["x"]}), "needs canonical"),
+        (f"{MARKER} " + "[" * 100000, "nests too deeply"),
+    ],
+)
+def test_a_malformed_marker_says_what_is_wrong(stdout, problem):
+    payload, said = parse_marker(stdout)
+    assert payload is None and problem in said
+
+
+def test_a_line_ends_only_at_a_newline():
+    payload, _ = parse_marker(f'{MARKER} {{"ok": true, "canonical": "a\u2028b"}}\r\n')
+    assert payload == {"ok": True, "canonical": "a\u2028b"}
+
+
+def test_a_rejection_needs_no_canonical_form():
+    payload, _ = parse_marker("noise\n" + _line({"ok": False, "reason": "no"}) + "\nmore\n")
+    assert payload == {"ok": False, "reason": "no"}
+
+
+@given(
+    before=st.lists(st.text().filter(lambda s: "\n" not in s)),
+    canonical=st.text(),
+)
+def test_one_well_formed_line_among_any_other_output_is_read_back(before, canonical):
+    noise = [line for line in before if not line.startswith(MARKER)]
+    stdout = "\n".join([*noise, _line({"ok": True, "canonical": canonical})])
+    payload, _ = parse_marker(stdout)
+    assert payload == {"ok": True, "canonical": canonical}

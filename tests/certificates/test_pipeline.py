@@ -1,0 +1,242 @@
+"""The certificate pipeline through `jigcli.verify.verify`: each step's verdict, and hostile
+manifests (paths out of their folder, oversized witnesses) refused before anything runs."""
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from jigcli.certificates import sandbox
+from jigcli.certificates.spec import LANES
+from jigcli.repo import Repo
+from jigcli.schemas import validate
+from jigcli.verify import VerifyOptions, verify
+
+from .conftest import HOSTILE
+
+LIMITS = {"wall_sec": 5, "cpu_sec": 2, "address_space_mb": 256, "output_bytes": 4096}
+
+
+def _problem(root: Path, checker: str = "accept.py", limits: dict | None = None) -> Path:
+    folder = root / "Certificates" / "T001"
+    (folder / "submissions").mkdir(parents=True)
+    shutil.copy(HOSTILE / checker, folder / "checker.py")
+    spec = {
+        "schema": "conject.certificate.v1",
+        "id": "T001",
+        "title": "Test problem",
+        "statement": "Anything.",
+        "witness_format": "text",
+        "limits": limits or {**LIMITS, "witness_bytes": 64},
+    }
+    (folder / "spec.json").write_text(json.dumps(spec))
+    return folder
+
+
+def _submission(folder: Path, witness: str, name: str = "x", statement_id: str = "T001") -> Path:
+    manifest = folder / "submissions" / f"{name}.json"
+    document = {
+        "schema": "conject.submission.v1",
+        "kind": "certificate",
+        "statement_id": statement_id,
+        "witness": witness,
+    }
+    manifest.write_text(json.dumps(document))
+    return manifest
+
+
+@pytest.fixture
+def root(tmp_path):
+    (tmp_path / "jig.yaml").write_text("")
+    return tmp_path
+
+
+def _verify(root: Path, manifest: Path, **options) -> dict:
+    verdict = verify(manifest, Repo(root), VerifyOptions(timeout=60, **options)).to_json()
+    assert validate(verdict, "verdict") == []
+    return verdict
+
+
+def test_an_accepted_witness_is_green_with_every_certificate_field(root):
+    folder = _problem(root)
+    (folder / "submissions" / "x.witness").write_text("hello\n")
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert (verdict["verdict"], verdict["kind"], verdict["statement_id"]) == (
+        "green",
+        "certificate",
+        "T001",
+    )
+    assert list(verdict["checks"]) == [
+        "manifest",
+        "problem",
+        "limits",
+        "witness",
+        "isolation",
+        "checker",
+        "certificate",
+    ]
+    assert verdict["elaborated_term_hash"] == "sha256:" + _sha256("hello")
+    assert (
+        verdict["statement_hash"]
+        == verdict["checker_hash"]
+        == "sha256:" + _sha256((HOSTILE / "accept.py").read_text())
+    )
+    assert verdict["witness_hash"] == "sha256:" + _sha256("hello\n")
+    assert verdict["lane"] == "default" and verdict["limits"]["cpu_sec"] == 2
+    assert verdict["isolation"] == sandbox.describe()["chosen"]
+    assert "CONJECT_CERT" in verdict["checker_stdout"]
+    assert {"probe", "checker", "total"} <= set(verdict["timings_sec"])
+
+
+def test_a_rejected_witness_is_red_with_the_checkers_reason(root):
+    folder = _problem(root, "read_canary.py")
+    (folder / "submissions" / "x.witness").write_text(json.dumps({"path": "/nonexistent"}))
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert verdict["reason"] == "invalid_witness"
+    assert "cannot read: FileNotFoundError" in verdict["detail"]
+    assert verdict["elaborated_term_hash"] is None
+
+
+def test_a_checker_crash_is_red_and_not_actionable(root):
+    folder = _problem(root, "nonzero_exit.py")
+    (folder / "submissions" / "x.witness").write_text("w")
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert (verdict["reason"], verdict["agent_actionable"]) == ("checker_error", False)
+    assert verdict["checks"]["certificate"]["ok"] is None
+
+
+@pytest.mark.parametrize(
+    ("witness", "reason", "said"),
+    [
+        ("../../spec.json", "bad_manifest", "resolves outside the manifest's folder"),
+        ("/etc/hostname", "bad_manifest", "must be relative to the manifest"),
+        ("missing.witness", "missing_witness", "does not exist"),
+        (".", "missing_witness", "is not a file"),
+    ],
+)
+def test_a_witness_path_that_leaves_its_folder_or_is_no_file_is_refused(
+    root, witness, reason, said
+):
+    folder = _problem(root)
+    verdict = _verify(root, _submission(folder, witness))
+    assert verdict["reason"] == reason and said in verdict["detail"]
+    assert verdict["checks"]["checker"]["ok"] is None
+
+
+def test_a_witness_symlink_out_of_the_folder_is_refused(root, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("elsewhere") / "secret.txt"
+    outside.write_text("secret")
+    folder = _problem(root)
+    (folder / "submissions" / "link.witness").symlink_to(outside)
+    verdict = _verify(root, _submission(folder, "link.witness"))
+    assert verdict["reason"] == "bad_manifest"
+    assert "secret" not in json.dumps(verdict["checks"])
+
+
+def test_a_witness_symlink_inside_the_folder_is_followed(root):
+    folder = _problem(root)
+    (folder / "submissions" / "real.witness").write_text("inside")
+    (folder / "submissions" / "link.witness").symlink_to("real.witness")
+    assert _verify(root, _submission(folder, "link.witness"))["verdict"] == "green"
+
+
+def test_a_witness_larger_than_the_spec_allows_is_refused_before_the_run(root):
+    folder = _problem(root)
+    (folder / "submissions" / "big.witness").write_bytes(b"x" * 65)
+    verdict = _verify(root, _submission(folder, "big.witness"))
+    assert verdict["reason"] == "missing_witness"
+    assert "65 bytes; this problem accepts at most 64" in verdict["detail"]
+    assert verdict["checks"]["checker"]["detail"].startswith("not run")
+
+
+def test_an_unknown_problem_is_unknown_statement(root):
+    folder = _problem(root)
+    (folder / "submissions" / "x.witness").write_text("w")
+    verdict = _verify(root, _submission(folder, "x.witness", statement_id="T999"))
+    assert verdict["reason"] == "unknown_statement"
+    assert "Certificates/T999" in verdict["detail"]
+
+
+def test_a_problem_folder_linked_from_outside_certificates_is_refused(root, tmp_path_factory):
+    elsewhere = _problem(tmp_path_factory.mktemp("other"))
+    (root / "Certificates").mkdir()
+    (root / "Certificates" / "T001").symlink_to(elsewhere)
+    (elsewhere / "submissions" / "x.witness").write_text("w")
+    manifest = _submission(root / "Certificates" / "T001", "x.witness")
+    verdict = _verify(root, manifest)
+    assert verdict["reason"] == "unknown_statement" and "outside Certificates" in verdict["detail"]
+
+
+def test_a_broken_spec_is_the_problems_fault_not_the_submitters(root):
+    folder = _problem(root)
+    (folder / "spec.json").write_text('{"schema": "conject.certificate.v1"}')
+    (folder / "submissions" / "x.witness").write_text("w")
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert (verdict["reason"], verdict["agent_actionable"]) == ("verifier_error", False)
+    assert "its poser must fix it" in verdict["detail"]
+
+
+def test_a_spec_asking_for_absurd_limits_runs_clamped_to_the_lane(root):
+    absurd = {
+        "wall_sec": 10**9,
+        "cpu_sec": 10**9,
+        "address_space_mb": 10**9,
+        "output_bytes": 10**15,
+    }
+    folder = _problem(root, limits=absurd)
+    (folder / "submissions" / "x.witness").write_text("w")
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert verdict["verdict"] == "green"
+    ceiling = LANES["default"].ceiling
+    assert verdict["limits"]["cpu_sec"] == ceiling.cpu_sec
+    assert verdict["limits"]["wall_sec"] == ceiling.wall_sec
+    assert "cpu_sec 1e+09 → 30" in verdict["limits_lowered"]
+    assert "--lane heavy" in verdict["checks"]["limits"]["detail"]
+    heavy = _verify(root, _submission(folder, "x.witness"), lane="heavy")
+    assert heavy["limits"]["cpu_sec"] == LANES["heavy"].ceiling.cpu_sec
+
+
+def test_the_environment_of_jig_never_reaches_the_verdict(root, monkeypatch):
+    monkeypatch.setenv("JIG_TEST_SECRET", "env-secret-91b0")
+    folder = _problem(root, "leak_environment.py")
+    (folder / "submissions" / "x.witness").write_text("w")
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert verdict["verdict"] == "green"
+    assert "env-secret-91b0" not in json.dumps(verdict)
+
+
+def test_no_sandbox_is_red_unless_allowed_and_then_records_none(root, monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setattr(sandbox, "_probed", {})
+    folder = _problem(root)
+    (folder / "submissions" / "x.witness").write_text("w")
+    refused = _verify(root, _submission(folder, "x.witness"))
+    assert (refused["reason"], refused["isolation"]) == ("sandbox_unavailable", None)
+    assert refused["checks"]["checker"]["detail"].startswith("not run")
+    allowed = _verify(root, _submission(folder, "x.witness"), allow_no_netns=True)
+    assert (allowed["verdict"], allowed["isolation"]) == ("green", "none")
+
+
+def test_the_verification_budget_bounds_the_checkers_wall_clock(root):
+    folder = _problem(root, "sleep_past_wall.py", limits={**LIMITS, "wall_sec": 60})
+    (folder / "submissions" / "x.witness").write_text("w")
+    options = VerifyOptions(timeout=1.5)
+    verdict = verify(_submission(folder, "x.witness"), Repo(root), options).to_json()
+    assert verdict["reason"] == "timeout"
+    assert "budget ran out" in verdict["detail"]
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_paths_in_the_verdict_are_repo_relative(root):
+    folder = _problem(root)
+    (folder / "submissions" / "x.witness").write_text("w")
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert verdict["submission"] == "Certificates/T001/submissions/x.json"
+    assert str(root) not in json.dumps(verdict)
+    assert os.fspath(root) not in verdict["checks"]["problem"]["detail"]
