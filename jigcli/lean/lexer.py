@@ -39,9 +39,9 @@ escape). An error token covers the opening character(s) only, and lexing resumes
 them, so what a broken literal would have hidden is still read as code; an unterminated
 comment is the exception, running to the end as in Lean, which stops reading there.
 
-Speed: one compiled master pattern matched at successive positions; only comments that
-really nest fall back to a small loop. `SKIP_PARTS` exposes the pattern pieces so a scanner can
-build a pattern that consumes uninteresting tokens in bulk with the same boundaries.
+Speed: one compiled master pattern matched at successive positions; only comments nesting
+two levels deep fall back to a small loop. `SKIP_PARTS` exposes the pattern pieces, so that a
+scanner can build a pattern consuming uninteresting tokens in bulk with the same boundaries.
 """
 
 from __future__ import annotations
@@ -99,8 +99,10 @@ _NUMBER = (
     r"|[0-9][0-9_]*+(?:\.[0-9][0-9_]*+)?(?:[eE][+-]?[0-9][0-9_]*+)?"
 )
 _COMMAND = r"#[A-Za-z_][A-Za-z0-9_!?]*+"
-# A comment whose body opens no nested comment, in one match; `/-` + the skipped character + body.
-_FLAT_COMMENT = r"/-[\s\S](?:[^/-]++|/(?!-)|-(?!/))*+-/"
+# A comment in one match when it nests at most one level deep: `/-`, the character Lean skips,
+# then a body of plain text and inner comments (whose bodies start right after their `/-`).
+_COMMENT_BODY = r"(?:[^/-]++|/(?!-)|-(?!/))*+"
+_SHALLOW_COMMENT = rf"/-[\s\S]{_COMMENT_BODY}(?:/-{_COMMENT_BODY}-/{_COMMENT_BODY})*+-/"
 
 # Multi-character symbols that must be read whole because they end in `'`, `-` or `/`, the
 # characters that would otherwise start a char literal or a comment. Lean's own token table
@@ -115,7 +117,7 @@ _MASTER = re.compile(
         for kind, pattern in (
             ("ws", r"[ \t\r\n]++"),
             ("line_comment", r"--[^\n]*+"),
-            ("comment", f"{_FLAT_COMMENT}|/-"),
+            ("comment", f"{_SHALLOW_COMMENT}|/-"),
             ("string", f"{_STRING}|{_RAW_STRING}"),
             ("error_raw", _RAW_OPEN),
             ("char", _CHAR),
@@ -155,7 +157,7 @@ SKIP_PARTS = {
     "name": _NAME,
     "number": _NUMBER,
     "command": _COMMAND,
-    "flat_comment": _FLAT_COMMENT,
+    "comment": _SHALLOW_COMMENT,
     "multi": _MULTI,
 }
 

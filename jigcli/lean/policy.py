@@ -230,8 +230,9 @@ LEAN_META_NAMESPACES = frozenset(
     )
 )
 
-# Words that send the scanner to Python: every word a rule or a form looks at.
-_CONTEXT_WORDS = ("import", "decide", "native", "set_option", "open", "attribute", "Lean", "Qq")
+# Words that send the scanner to Python: every word a rule or a form looks at. `decide` only
+# matters before a configuration group (or a comment, which could hide where one starts).
+_CONTEXT_WORDS = ("import", "native", "set_option", "open", "attribute", "Lean", "Qq")
 _HOT_WORDS = sorted({*WORDS, *CONSTANTS, *_CONTEXT_WORDS})
 
 
@@ -255,7 +256,10 @@ def _trie(words: list[str]) -> str:
 # Lean's previous token ended: blanks, identifier characters, brackets and separators.
 _SAFE_BEFORE = rf"\s{ID_REST}()\[\]{{}}⟨⟩,;\"»"
 _GUARD = rf"(?<![^{_SAFE_BEFORE}])"
-_HOT = rf"{_trie(_HOT_WORDS)}[!?]*+(?![{ID_REST}])"
+_HOT = (
+    rf"{_trie(_HOT_WORDS)}[!?]*+(?![{ID_REST}])"
+    rf"|decide(?![{ID_REST}])(?=[ \t\r\n]*+(?:\(|--|/-))"
+)
 _BORING_PART = rf"(?!{_HOT})[{ID_FIRST}][{ID_REST}]*+"
 _BORING_IDENT = rf"(?!r#*+\"){_BORING_PART}(?:\.{_BORING_PART})*+(?!\.[«{ID_FIRST}])"
 _HOT_COMMANDS = "|".join(re.escape(command[1:]) for command in COMMANDS)
@@ -277,7 +281,7 @@ _SKIP = re.compile(
             _BORING_SYMBOL,
             SKIP_PARTS["number"],
             _GUARD + r"--[^\n]*+",
-            _GUARD + SKIP_PARTS["flat_comment"],
+            _GUARD + SKIP_PARTS["comment"],
             SKIP_PARTS["string"],
             SKIP_PARTS["raw_string"],
             _GUARD + SKIP_PARTS["char"],
