@@ -234,7 +234,6 @@ def _watch(root: Path, engine: str, *, as_json: bool) -> int:
             watch_filter=lambda _change, path: Path(path).resolve() in watched,
             debounce=_DEBOUNCE_MS,
             step=_SETTLE_MS,
-            raise_interrupt=False,
         ):
             if up_to_date(root, engine) is None:
                 code = _rebuild(root, engine, as_json=as_json, first=False)
