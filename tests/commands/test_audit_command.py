@@ -1,0 +1,245 @@
+"""`jig audit`: pairs, unstated, readers (a scripted command and a person), the ledger."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jigcli.commands import audit
+from jigcli.errors import UsageError
+from jigcli.hashing import file_sha256_hex
+from jigcli.schemas import validate
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+READER = DATA / "audit" / "reader.py"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def paper(tmp_path: Path) -> Path:
+    for name in ("paper.tex", "paper.lean"):
+        shutil.copy(DATA / "papers" / "paired" / name, tmp_path / name)
+    return tmp_path / "paper.tex"
+
+
+class Reader:
+    """The scripted reader: its answers table, its log of requests, its command line."""
+
+    def __init__(self, folder: Path, answers: dict[str, str]) -> None:
+        self.answers = folder / "answers.json"
+        self.log = folder / "reader-log.jsonl"
+        self.answer(answers)
+        self.command = f"{sys.executable} {READER} {self.answers} {self.log}"
+
+    def answer(self, answers: dict[str, str]) -> None:
+        self.answers.write_text(json.dumps(answers))
+
+    def requests(self) -> list[dict[str, Any]]:
+        if not self.log.exists():
+            return []
+        return [json.loads(line) for line in self.log.read_text().splitlines()]
+
+
+ANSWERS = {
+    "thm:main": '{"verdict": "Faithful", "reason": "same inequality"}',
+    "lem:key": "partial: only one direction",
+    "lem:doc": "mismatch: the docstring lemma is weaker",
+    "thm:square": "it looks fine to me",
+}
+
+
+def _json(
+    capsys: pytest.CaptureFixture[str], file: Path, **options: Any
+) -> tuple[int, dict[str, Any]]:
+    code = audit.run(
+        file, review=options.get("review", False), reader=options.get("reader"), as_json=True
+    )
+    return code, json.loads(capsys.readouterr().out)
+
+
+def _by_pair(document: dict[str, Any]) -> dict[tuple[str | None, str], tuple[str, str, bool]]:
+    return {
+        (p["label"], p["decl"]): (p["verdict"], p["status"], p["current"])
+        for p in document["pairs"]
+    }
+
+
+def test_without_a_reader_nothing_is_guessed_and_unstated_is_jigs_own(
+    paper: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, document = _json(capsys, paper)
+    assert code == 1
+    assert document["verifier"] == "audit"
+    assert document["ledger"].endswith("paper.audit.json")
+    pairs = _by_pair(document)
+    assert pairs[("thm:main", "Paper.main_theorem")] == ("pending", "pending", False)
+    assert pairs[(None, "Paper.stray")] == ("unstated", "error", True)
+    assert (None, "Paper.aux") not in pairs and (None, "Paper.hidden") not in pairs
+    assert not paper.with_name("paper.audit.json").exists()
+
+
+def test_a_scripted_reader_judges_each_pair_and_the_ledger_records_it(
+    paper: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reader = Reader(tmp_path, ANSWERS)
+    code, document = _json(capsys, paper, reader=reader.command)
+    assert code == 1
+    pairs = _by_pair(document)
+    assert pairs[("thm:main", "Paper.main_theorem")] == ("faithful", "ok", True)
+    assert pairs[("lem:key", "Paper.key_step")] == ("partial", "warn", True)
+    assert pairs[("lem:doc", "Paper.documented")] == ("mismatch", "error", True)
+    assert pairs[("thm:square", "Paper.square")] == ("pending", "pending", False)
+    assert pairs[("cor:comm", "Nat.add_comm")] == ("faithful", "ok", True)
+
+    ledger = json.loads(paper.with_name("paper.audit.json").read_text())
+    assert validate(ledger, "audit") == []
+    assert ledger["sourceHashes"] == {
+        "tex": file_sha256_hex(paper),
+        "lean": file_sha256_hex(paper.with_suffix(".lean")),
+    }
+    main = next(p for p in ledger["pairs"] if p["label"] == "thm:main")
+    assert main["judged_by"] == {"kind": "reader", "name": reader.command}
+    assert main["reason"] == "same inequality"
+    stray = next(p for p in ledger["pairs"] if p["decl"] == "Paper.stray")
+    assert (stray["verdict"], stray["judged_by"]["kind"]) == ("unstated", "jig")
+
+
+def test_the_reader_gets_one_request_per_pair_with_both_texts(
+    paper: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reader = Reader(tmp_path, ANSWERS)
+    _json(capsys, paper, reader=reader.command)
+    requests = reader.requests()
+    assert len(requests) == 6
+    main = requests[0]
+    assert main["protocol"] == "jig.audit.reader.v1"
+    assert (main["label"], main["kind"], main["number"], main["title"]) == (
+        "thm:main",
+        "theorem",
+        "1",
+        "Main",
+    )
+    assert main["statement"] == "Every square of a natural number is at least the number."
+    assert "theorem main_theorem (n : ℕ) : n ≤ n ^ 2" in main["declaration"]
+    assert (main["tex_line"], main["lean_line"]) == (6, 7)
+
+
+def test_current_judgements_are_not_asked_again(
+    paper: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reader = Reader(tmp_path, ANSWERS)
+    _json(capsys, paper, reader=reader.command)
+    reader.answer({**ANSWERS, "thm:square": "faithful: now sure"})
+    _, document = _json(capsys, paper, reader=reader.command)
+    assert [r["label"] for r in reader.requests()[6:]] == ["thm:square"]
+    assert _by_pair(document)[("thm:square", "Paper.square")] == ("faithful", "ok", True)
+
+
+def test_an_edited_statement_is_pending_until_judged_again(
+    paper: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reader = Reader(tmp_path, ANSWERS)
+    _json(capsys, paper, reader=reader.command)
+    paper.write_text(paper.read_text().replace("at least the number", "at most the number"))
+    code, document = _json(capsys, paper)
+    main = next(p for p in document["pairs"] if p["label"] == "thm:main")
+    assert (main["verdict"], main["current"], main["reason"]) == (
+        "pending",
+        False,
+        "changed since it was judged",
+    )
+    assert code == 1
+
+
+def test_a_new_proof_keeps_a_theorem_s_judgement_and_a_new_signature_does_not(
+    paper: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reader = Reader(tmp_path, ANSWERS)
+    _json(capsys, paper, reader=reader.command)
+    lean = paper.with_suffix(".lean")
+    lean.write_text(lean.read_text().replace("  sorry\n", "  nlinarith [sq_nonneg n]\n", 1))
+    _, document = _json(capsys, paper)
+    assert _by_pair(document)[("thm:main", "Paper.main_theorem")] == ("faithful", "ok", True)
+    lean.write_text(lean.read_text().replace("n ≤ n ^ 2", "n ≤ n ^ 3"))
+    _, document = _json(capsys, paper)
+    assert _by_pair(document)[("thm:main", "Paper.main_theorem")] == ("pending", "pending", False)
+
+
+def test_a_failing_reader_leaves_the_pair_pending(
+    paper: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reader = Reader(tmp_path, {"thm:main": "EXIT"})
+    audit.run(paper, review=False, reader=reader.command, as_json=True)
+    captured = capsys.readouterr()
+    pairs = _by_pair(json.loads(captured.out))
+    assert pairs[("thm:main", "Paper.main_theorem")] == ("pending", "pending", False)
+    assert "reader: exited 3 on thm:main; left pending." in captured.err
+
+
+def test_review_records_a_person_s_verdicts_through_the_prompts(
+    paper: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("getpass.getuser", lambda: "ada")
+    monkeypatch.setattr(
+        sys,
+        "stdin",
+        io.StringIO("faithful\nsame inequality\nwrong\nskip\nrefuted\nfalse for n = 2\n"),
+    )
+    code = audit.run(paper, review=True, reader=None, as_json=False)
+    shown = capsys.readouterr().out
+    assert code == 1
+    assert "Every square of a natural" in shown and "theorem main_theorem" in shown
+    ledger = json.loads(paper.with_name("paper.audit.json").read_text())
+    judged = {
+        p["label"]: (p["verdict"], p["reason"], p["judged_by"]["name"])
+        for p in ledger["pairs"]
+        if p["label"]
+    }
+    assert judged == {
+        "thm:main": ("faithful", "same inequality", "ada"),
+        "lem:doc": ("refuted", "false for n = 2", "ada"),
+    }
+
+
+def test_all_faithful_and_nothing_unstated_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tex = tmp_path / "small.tex"
+    tex.write_text(
+        "\\documentclass{article}\\newtheorem{theorem}{Theorem}\n"
+        "\\begin{theorem}\\label{thm:one}$1 = 1$.\\end{theorem}\n"
+    )
+    tex.with_suffix(".lean").write_text("theorem one : 1 = 1 := rfl\n")
+    reader = Reader(tmp_path, {})
+    code, document = _json(capsys, tex, reader=reader.command)
+    assert code == 0
+    assert document["summary"] == "1 checked · Matches the paper"
+
+
+def test_a_posed_statement_pairs_its_docstring_with_its_type(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    statements = tmp_path / "Statements"
+    statements.mkdir()
+    shutil.copy(ROOT / "Statements" / "S001.lean", statements / "S001.lean")
+    reader = Reader(tmp_path, {"S001": "faithful: the prose and the type agree"})
+    code, document = _json(capsys, statements / "S001.lean", reader=reader.command)
+    assert code == 0
+    assert [(p["label"], p["decl"], p["verdict"]) for p in document["pairs"]] == [
+        ("S001", "Statements.S001.statement", "faithful")
+    ]
+    request = reader.requests()[0]
+    assert request["statement"] and "abbrev statement" in request["declaration"]
+    ledger = json.loads((statements / "S001.audit.json").read_text())
+    assert ledger["sourceHashes"]["tex"] is None
+
+
+def test_review_and_reader_together_are_refused(paper: Path) -> None:
+    with pytest.raises(UsageError):
+        audit.run(paper, review=True, reader="x", as_json=False)
