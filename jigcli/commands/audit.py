@@ -58,7 +58,7 @@ from jigcli.verifiers.registry import (
 VERIFIER = "audit"
 PROTOCOL = "jig.audit.reader.v1"
 READER_TIMEOUT_SEC = 600.0
-NOT_JUDGED = "not judged yet: run jig audit --review, or --reader CMD"
+NOT_JUDGED = "judge it with jig audit --review, or --reader CMD"
 NOT_COMPARED = "Not compared yet"
 
 
@@ -215,7 +215,7 @@ def _source_hashes(subject: Subject) -> tuple[str | None, str | None]:
 
 def _unstated_reason(subject: Subject) -> str:
     where = subject.tex.name if subject.tex else "the paper"
-    return f"no statement in {where} pairs with it (mark a helper -- helper, or make it private)"
+    return f"no statement in {where} pairs with it; mark it -- helper or private if it is a helper"
 
 
 def _record_unstated(subject: Subject, ledger: Ledger) -> None:

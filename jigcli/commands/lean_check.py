@@ -61,6 +61,7 @@ VERIFIER = "lean"
 LEAN_BUDGET_SEC = 1200.0
 SORRY_WARNING = "declaration uses"
 NOT_FORMALIZED = "not formalized yet"
+NOT_SET_UP = "no Lean to check it with here (the summary says how to set it up)"
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ def _pair_outcome(
     if key in refuted:
         return Outcome("refuted", refuted[key])
     if answer.not_set_up is not None:
-        return Outcome("pending", failure_words(VERIFIER, "not_set_up"))
+        return Outcome("pending", NOT_SET_UP)
     return answer.outcomes.get(pair.decl_name, Outcome("pending", "Lean gave no answer for it"))
 
 
