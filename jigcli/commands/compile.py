@@ -224,9 +224,10 @@ def _show(result: BuildResult, as_json: bool) -> None:
 def _watch(root: Path, engine: str, *, as_json: bool) -> int:
     from watchfiles import watch
 
-    code = 1
+    # The exit code is the last result shown, set before it is shown: Ctrl-C can come anywhere.
+    last = [1]
     try:
-        code = _rebuild(root, engine, as_json=as_json, first=True)
+        _rebuild(root, engine, last, as_json=as_json, first=True)
         watched = _watched(root)
         # One watcher for the whole session: edits made while TeX runs wait in its queue.
         for _batch in watch(
@@ -236,20 +237,20 @@ def _watch(root: Path, engine: str, *, as_json: bool) -> int:
             step=_SETTLE_MS,
         ):
             if up_to_date(root, engine) is None:
-                code = _rebuild(root, engine, as_json=as_json, first=False)
+                _rebuild(root, engine, last, as_json=as_json, first=False)
                 watched.clear()
                 watched.update(_watched(root))
     except KeyboardInterrupt:
         pass
-    return code
+    return last[0]
 
 
-def _rebuild(root: Path, engine: str, *, as_json: bool, first: bool) -> int:
+def _rebuild(root: Path, engine: str, last: list[int], *, as_json: bool, first: bool) -> None:
     if as_json:
         _emit_line(BuildResult(root, engine, "compiling"))
     elif not first:
         out().print(f"[dim]{time.strftime('%H:%M:%S')} · rebuilding[/]")
     with _running_line(root, engine):
         result = build(root, engine)
+    last[0] = exit_code(result)
     _show(result, as_json)
-    return exit_code(result)
