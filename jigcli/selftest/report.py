@@ -52,12 +52,23 @@ def verdict_path(repo: Repo, rel: str) -> Path:
 
 
 def write_verdict_files(repo: Repo, results: Sequence[Result]) -> None:
+    """One file per manifest, written atomically; a file already saying exactly this is left
+    alone (a cached re-run rewrites nothing, and a rename costs more than a read)."""
     for result in results:
         path = verdict_path(repo, result.case.rel)
+        if _holds(path, result.document):
+            continue
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(json.dumps(result.document, indent=2, ensure_ascii=False) + "\n", "utf-8")
         tmp.replace(path)
+
+
+def _holds(path: Path, document: dict[str, Any]) -> bool:
+    try:
+        return bool(json.loads(path.read_bytes()) == document)
+    except (OSError, ValueError):
+        return False
 
 
 def hash_prefix(result: Result) -> str:
