@@ -116,15 +116,38 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
         console.print(table)
     else:  # a CI log or a pipe has no width to fit: do not cut columns to 80
         Console(file=console.file, width=max(console.width, 200), highlight=False).print(table)
+    shared = _shared_details(results)
     for r in results:
-        for problem in r.problems if not r.skipped else ():
+        for problem in r.problems if r.failed else ():
+            if r.reason in shared:  # said once below, not once per example
+                problem = problem.removesuffix(f": {r.detail}")
             console.print(result_line(r.case.rel, None, "error", problem))
     for reason, number in Counter(r.reason for r in results if r.skipped).items():
-        advice = REASONS[reason].next if reason in REASONS else ""
-        console.print(
-            f"{mark('pending')} {number} skipped ({escape(str(reason))}): {escape(advice)}"
-        )
+        console.print(f"{mark('pending')} {number} skipped {escape(_advice(reason))}")
+    # Failures that say nothing about the examples (no sandbox, a crash): what to do, once.
+    for reason, number in Counter(r.reason for r in results if r.failed).items():
+        if reason in REASONS and not REASONS[reason].actionable:
+            said = f" — {shared[reason]}" if reason in shared else ""
+            console.print(
+                f"{mark('error')} {number} failed {escape(_advice(reason))}{escape(said)}"
+            )
     console.print(escape(summary_line(results, verified=verified, scope=scope)))
+
+
+def _shared_details(results: Sequence[Result]) -> dict[str, str]:
+    """Reasons about this machine rather than the examples (no sandbox, no toolchain) whose
+    failures all carry one detail: that detail, to be said once."""
+    details: dict[str, set[str]] = {}
+    for r in results:
+        if r.failed and r.reason in REASONS and not REASONS[r.reason].actionable:
+            details.setdefault(r.reason, set()).add(r.detail)
+    return {reason: next(iter(said)) for reason, said in details.items() if len(said) == 1}
+
+
+def _advice(reason: str | None) -> str:
+    """`(reason): what to do`, from the one table of reasons."""
+    known = REASONS.get(reason or "")
+    return f"({reason}): {known.words}; {known.next}" if known else f"({reason})"
 
 
 def summary_line(results: Sequence[Result], *, verified: int, scope: str) -> str:

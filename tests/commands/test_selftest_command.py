@@ -161,7 +161,17 @@ def test_lean_without_toolchain_is_skipped_and_passes(repo_root, fake, capsys):
     assert selftest(repo_root) == 0
     shown = capsys.readouterr().out
     assert "1 matched, 0 failed, 2 skipped" in shown
-    assert "2 skipped (toolchain_missing): Install elan" in shown
+    assert "2 skipped (toolchain_missing): no matching Lean toolchain here; Install elan" in shown
+
+
+def test_no_sandbox_fails_and_says_once_what_to_do(repo_root, fake, capsys):
+    fake.answers[W] = kit.Answer("red", "sandbox_unavailable", detail="bubblewrap: not installed")
+    assert selftest(repo_root) == 1
+    shown = capsys.readouterr().out
+    assert f"{W}: " in shown and "got red `sandbox_unavailable`: bubblewrap: not installed" in shown
+    assert (
+        "1 failed (sandbox_unavailable): no sandbox is available here; Install bubblewrap" in shown
+    )
 
 
 def test_require_lean_fails_without_toolchain(repo_root, fake, capsys):
