@@ -189,8 +189,14 @@ def _answers(file: Path, scenario: dict[str, Any]) -> list[dict[str, Any]]:
         )
         return [_message(file, 1, 0, text, "error")]
     out: list[dict[str, Any]] = [
-        _message(file, m["line"], m.get("column", 0), m["data"], m.get("severity", "error"),
-                 m.get("kind", "[anonymous]"))
+        _message(
+            file,
+            m["line"],
+            m.get("column", 0),
+            m["data"],
+            m.get("severity", "error"),
+            m.get("kind", "[anonymous]"),
+        )
         for m in scenario.get("messages", [])
     ]
     for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
