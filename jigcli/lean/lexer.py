@@ -104,11 +104,12 @@ _COMMAND = r"#[A-Za-z_][A-Za-z0-9_!?]*+"
 _COMMENT_BODY = r"(?:[^/-]++|/(?!-)|-(?!/))*+"
 _SHALLOW_COMMENT = rf"/-[\s\S]{_COMMENT_BODY}(?:/-{_COMMENT_BODY}-/{_COMMENT_BODY})*+-/"
 
-# Multi-character symbols that must be read whole because they end in `'`, `-` or `/`, the
-# characters that would otherwise start a char literal or a comment. Lean's own token table
-# (extended by Mathlib) decides such boundaries; `jigcli.lean.policy` refuses the cases this
-# list cannot settle. `@[` and `:=` are here for the scanner's convenience.
-MULTI_SYMBOLS = ("⁻¹'", "''", "∑'", "∏'", "×'", "Σ'", "<-", "|-", "\\/", "//", "@[", ":=")
+# Multi-character symbols that end in `'` and must be read whole, or the `'` would start a char
+# literal: Mathlib's `''` (image), `⁻¹'` (preimage), `∑'` and `∏'`, core's `×'` and `Σ'`. No
+# symbol here ends in `-` or `/`, so `--` and `/-` always start a comment; where Lean's token
+# table (which imports extend) could disagree, `jigcli.lean.policy` refuses the source.
+# `@[` and `:=` are here for the scanner's convenience.
+MULTI_SYMBOLS = ("⁻¹'", "''", "∑'", "∏'", "×'", "Σ'", "@[", ":=")
 _MULTI = "|".join(re.escape(s) for s in sorted(MULTI_SYMBOLS, key=len, reverse=True))
 
 _MASTER = re.compile(

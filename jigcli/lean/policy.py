@@ -85,6 +85,7 @@ _SIMPROC = "defines a simproc, meta code that `simp` runs"
 RULES: tuple[Rule, ...] = (
     Rule("sorry", "word", "an unfinished proof: `sorry` closes any goal through `sorryAx`"),
     Rule("admit", "word", "the tactic spelling of `sorry`"),
+    Rule("stop", "word", "the tactic `stop` is `repeat sorry`"),
     Rule("sorryAx", "constant", "the axiom behind `sorry`"),
     Rule("axiom", "word", "declares an assumption the kernel never checks; prove it instead"),
     Rule("native_decide", "word", _NATIVE),
