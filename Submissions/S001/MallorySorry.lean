@@ -1,7 +1,7 @@
 /-
 A hole without the word `sorry`: it calls the axiom behind `sorry` (`sorryAx`, core
-`Init/Prelude.lean`) by name. The lexer sees an identifier, not the `sorry` keyword; the axiom
-audit sees `sorryAx` in the transitive axiom set.
+`Init/Prelude.lean`) by name. The static policy names `sorryAx` itself, so this is never built;
+were it built, the axiom audit would find `sorryAx` in the transitive axiom set (`sorry`).
 -/
 import Mathlib.Algebra.Group.Nat.Even
 
