@@ -1,0 +1,86 @@
+"""`jig policy` as a user runs it: a real process, so the CLI's error boundary is in play."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CLEAN = "import Mathlib.Tactic\n\ntheorem t : 1 + 1 = 2 := by norm_num\n"
+DIRTY = "import Mathlib.Tactic\n/- a\ncomment -/\ntheorem t : 1 + 1 = 2 := by\n  sorry\n"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    paths = {"clean": tmp_path / "Clean.lean", "dirty": tmp_path / "Dirty.lean"}
+    paths["clean"].write_text(CLEAN, encoding="utf-8")
+    paths["dirty"].write_text(DIRTY, encoding="utf-8")
+    return paths
+
+
+def jig(*args: object) -> tuple[int, str, str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "jigcli", *map(str, args)],
+        env={**os.environ, "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return result.returncode, result.stdout, result.stderr
+
+
+def test_clean_files_exit_zero(files: dict[str, Path]):
+    code, out, _ = jig("policy", files["clean"])
+    assert code == 0
+    assert f"{files['clean']}: ● clean" in out
+    assert "1 file scanned: all clean" in out
+
+
+def test_a_violation_is_a_path_line_entry_and_exits_one(files: dict[str, Path]):
+    code, out, _ = jig("policy", files["clean"], files["dirty"])
+    assert code == 1
+    assert f"{files['dirty']}:5: ● sorry — an unfinished proof" in out
+    assert "2 files scanned: 1 with 1 violation" in out
+
+
+def test_json_lists_every_file_in_order_with_its_violations(files: dict[str, Path]):
+    code, out, _ = jig("policy", "--json", files["dirty"], files["clean"])
+    assert code == 1
+    document = json.loads(out)
+    assert [entry["path"] for entry in document["files"]] == [
+        str(files["dirty"]),
+        str(files["clean"]),
+    ]
+    dirty, clean = document["files"]
+    assert clean == {"path": str(files["clean"]), "ok": True, "violations": []}
+    assert dirty["ok"] is False
+    (violation,) = dirty["violations"]
+    assert set(violation) == {"line", "construct", "message"}
+    assert (violation["line"], violation["construct"]) == (5, "sorry")
+
+
+def test_a_missing_file_is_a_usage_error(files: dict[str, Path], tmp_path: Path):
+    missing = tmp_path / "Missing.lean"
+    code, out, err = jig("policy", files["clean"], missing)
+    assert code == 2
+    assert out == ""
+    assert err == f"jig: {missing} does not exist; pass the Lean files to scan.\n"
+
+
+def test_a_folder_is_a_usage_error(tmp_path: Path):
+    code, _, err = jig("policy", tmp_path)
+    assert code == 2
+    assert "is a folder" in err
+
+
+def test_a_file_that_is_not_utf8_is_a_violation(tmp_path: Path):
+    path = tmp_path / "Latin1.lean"
+    path.write_bytes(b"-- caf\xe9\n")
+    code, out, _ = jig("policy", "--json", path)
+    assert code == 1
+    (entry,) = json.loads(out)["files"]
+    assert [(v["line"], v["construct"]) for v in entry["violations"]] == [(1, "encoding")]
