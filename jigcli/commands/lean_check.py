@@ -131,7 +131,8 @@ def check(file: Path) -> Report:
     paper = open_paper(file)
     refuted = _refuted(paper)
     goal = [p for p in paper.pairing.pairs if (p.statement, p.decl_name) not in refuted]
-    answer = _ask_lean(paper, goal) if goal else LeanAnswer({})
+    # Without a .lean there is nothing to run Lean on, even for blueprint names from Mathlib.
+    answer = _ask_lean(paper, goal) if goal and paper.lean_file else LeanAnswer({})
     rows = []
     for statement in paper.document.statements:
         pairs = paper.pairing.pairs_of(statement)
@@ -157,7 +158,10 @@ def _pair_outcome(
         return Outcome("refuted", refuted[key])
     if answer.not_set_up is not None:
         return Outcome("pending", NOT_SET_UP)
-    return answer.outcomes.get(pair.decl_name, Outcome("pending", "Lean gave no answer for it"))
+    if pair.decl_name not in answer.outcomes:
+        words = "Lean gave no answer for it" if answer.outcomes else NOT_FORMALIZED
+        return Outcome("pending", words)
+    return answer.outcomes[pair.decl_name]
 
 
 def _worst(outcomes: Iterable[Outcome]) -> Outcome:

@@ -257,3 +257,19 @@ def test_watch_and_json_together_are_refused(paper: Path) -> None:
 
     with pytest.raises(UsageError):
         lean_check.run(paper, as_json=True, watch=True)
+
+
+def test_without_a_sibling_lean_every_statement_is_not_formalized_yet(
+    paper: Path, standin: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paper.with_suffix(".lean").unlink()
+    paper.write_text(
+        paper.read_text().replace("\\label{thm:proved}", "\\label{thm:proved}\\lean{Nat.le_refl}")
+    )
+    code, document = _json(capsys, paper)
+    assert code == 1
+    assert document["lean_file"] is None
+    assert {(s["verdict"], s["words"]) for s in document["statements"]} == {
+        ("pending", "Not checked yet: not formalized yet")
+    }
+    assert standin.count("lake") == 0
