@@ -243,3 +243,21 @@ def test_a_posed_statement_pairs_its_docstring_with_its_type(
 def test_review_and_reader_together_are_refused(paper: Path) -> None:
     with pytest.raises(UsageError):
         audit.run(paper, review=True, reader="x", as_json=False)
+
+
+def test_the_cli_prints_one_json_document_and_exits_one_on_pending(paper: Path) -> None:
+    import os
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "jigcli", "audit", "--json", paper.name],
+        cwd=paper.parent,
+        env={**os.environ, "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    document = json.loads(done.stdout)
+    assert document["ledger"] == "paper.audit.json"
+    assert document["summary"] == "4 of 10 · Not in the paper"

@@ -273,3 +273,22 @@ def test_without_a_sibling_lean_every_statement_is_not_formalized_yet(
         ("pending", "Not checked yet: not formalized yet")
     }
     assert standin.count("lake") == 0
+
+
+def test_the_cli_runs_lean_check_end_to_end(paper: Path, standin: Any) -> None:
+    import os
+    import subprocess
+    import sys
+
+    standin.scenario(SCENARIO)
+    done = subprocess.run(
+        [sys.executable, "-m", "jigcli", "lean-check", "paper.tex"],
+        cwd=paper.parent,
+        env={**os.environ, "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert "paper.tex:5: ● Theorem 1 · Proved" in done.stdout
+    assert "Checked by Lean 4.33.0 · Mathlib v4.33.0" in done.stdout
