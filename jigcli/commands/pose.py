@@ -1,19 +1,153 @@
-"""`jig pose`: not built yet (issue #5)."""
+"""`jig pose lean|certificate|check`: thin over `jigcli.pose`, which decides everything.
+
+Exit codes: 0 posed (or, for `check`, all holds); 1 refused with nothing written (or a check
+failure); 2 a usage error.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
 
-from jigcli.commands._unbuilt import refuse
-
-
-def run_lean(*args: Any, **kwargs: Any) -> int:
-    refuse("pose lean", 5)
+from jigcli.console import emit_json, err, out
+from jigcli.repo import Repo
+from jigcli.verifiers.render import result_line
 
 
-def run_certificate(*args: Any, **kwargs: Any) -> int:
-    refuse("pose certificate", 5)
+def run_lean(
+    label: str,
+    *,
+    prop: str,
+    imports: list[str],
+    doc: str | None,
+    green: Path | None,
+    red: list[Path],
+    red_reasons: list[str],
+    build: bool,
+    commit: bool,
+    root: Path | None,
+) -> int:
+    from jigcli.pose.lean import LeanPose, commit_message, pose_lean
+
+    repo = Repo.locate(root)
+    request = LeanPose(label, prop, imports, doc, green, red, red_reasons, build, commit)
+    posed = pose_lean(repo, request)
+    console = out()
+    described = {
+        name: example.describe() for example in posed.examples for name in example.files(label)
+    }
+    for path in posed.files:
+        console.print(result_line(path, None, "ok", _written(path, described.get(path))))
+    if posed.elaboration is not None:
+        status = "ok" if posed.elaboration.ran else "pending"
+        shown = f"Statements/{label}.lean"
+        console.print(result_line(shown, None, status, posed.elaboration.detail))
+        for warning in posed.elaboration.warnings:
+            console.print(f"  warning: {warning}", markup=False)
+    if posed.commit is not None:
+        console.print(f'committed {posed.commit[:7]} "{commit_message(label)}"', markup=False)
+    console.print(
+        f"next: review Statements/{label}.lean (the statement is the whole contract), then "
+        f"`jig selftest Submissions/{label}` where Lean is installed",
+        markup=False,
+    )
+    return 0
 
 
-def run_check(*args: Any, **kwargs: Any) -> int:
-    refuse("pose check", 5)
+def _written(path: str, example: str | None) -> str:
+    if example is None:
+        return "written"
+    kind = "manifest of" if path.endswith(".json") else "copy of"
+    return f"written · {kind} {example}"
+
+
+def run_certificate(
+    problem_id: str,
+    *,
+    title: str,
+    statement: str,
+    witness_format: str,
+    checker: Path,
+    green: Path,
+    red: list[Path],
+    wall_sec: float | None,
+    cpu_sec: int | None,
+    address_space_mb: int | None,
+    output_bytes: int | None,
+    commit: bool,
+    allow_no_netns: bool,
+    root: Path | None,
+) -> int:
+    from jigcli.pose.certificate import (
+        CertificatePose,
+        Example,
+        commit_message,
+        pose_certificate,
+    )
+
+    def running(example: Example) -> None:
+        err().print(f"running the checker on {example.describe()}…", markup=False)
+
+    repo = Repo.locate(root)
+    request = CertificatePose(
+        problem_id,
+        title,
+        statement,
+        witness_format,
+        checker,
+        green,
+        red,
+        wall_sec,
+        cpu_sec,
+        address_space_mb,
+        output_bytes,
+        commit,
+        allow_no_netns,
+    )
+    posed = pose_certificate(repo, request, on_run=running)
+    console = out()
+    for judged in posed.judged:
+        outcome = judged.outcome
+        words = f"{judged.example.expect} as declared · {outcome.detail} ({outcome.isolation})"
+        console.print(result_line(str(judged.example.source), None, "ok", words))
+    if posed.lowered:
+        console.print(
+            "the default lane lowered the spec's limits for these runs: "
+            + ", ".join(posed.lowered),
+            markup=False,
+        )
+    for path in posed.files:
+        console.print(result_line(path, None, "ok", "written"))
+    if posed.commit is not None:
+        console.print(f'committed {posed.commit[:7]} "{commit_message(problem_id)}"', markup=False)
+    console.print(
+        f"next: have Certificates/{problem_id}/checker.py reviewed like a canonical statement; "
+        f"`jig selftest Certificates/{problem_id}` guards it from now on",
+        markup=False,
+    )
+    return 0
+
+
+def run_check(*, base: str | None, as_json: bool, root: Path | None) -> int:
+    from jigcli.pose.check import check
+
+    repo = Repo.locate(root)
+    report = check(repo, base)
+    if as_json:
+        emit_json(report.to_json())
+        return 0 if report.ok else 1
+    console = out()
+    console.print(
+        f"pose check: HEAD {report.head[:7]} against {report.base[:7]} ({report.base_ref})",
+        markup=False,
+    )
+    for finding in report.failures:
+        console.print(result_line(finding.path, finding.line, "error", finding.problem))
+    counts = (
+        f"{len(report.protected)} protected file(s), {len(report.new_statements)} new "
+        f"statement file(s), {len(report.new_problems)} new certificate problem(s)"
+    )
+    if report.ok:
+        console.print(f"{counts}: all hold", markup=False)
+        return 0
+    console.print(f"{counts}: {len(report.failures)} failure(s)", markup=False)
+    return 1
