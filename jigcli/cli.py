@@ -158,11 +158,31 @@ def selftest(
 # -- pose --------------------------------------------------------------------------------
 
 POSE_LEAN_EPILOG = (
-    "Example:\n\n"
-    '  jig pose lean S002 --prop "∀ n : ℕ, 0 < n → 0 < n ^ 2" '
-    "--import Mathlib.Algebra.Order.Ring.Lemmas "
-    '--doc "Squares of positive naturals are positive." '
-    "--green Proof.lean --red Weakened.lean --red-reason restatement --commit"
+    "\b\n"
+    "Example:\n"
+    '  jig pose lean S002 --prop "∀ n : ℕ, Even n → Even (n ^ 2)" \\\n'
+    "    --import Mathlib.Algebra.Group.Nat.Even \\\n"
+    '    --doc "The square of an even natural number is even." \\\n'
+    "    --green EvenSquare.lean --red Weakened.lean --red-reason restatement \\\n"
+    "    --build --commit\n"
+    "\n"
+    "\b\n"
+    "Each example is copied unchanged to Submissions/S002/<name>.lean beside a manifest\n"
+    "(module Submissions.S002.<name>, decl Submissions.S002.<name>.proof, expect), so it\n"
+    "declares `theorem proof` inside `namespace Submissions.S002.<name>`. EvenSquare.lean:\n"
+    "  import Mathlib.Algebra.Group.Nat.Even\n"
+    "  namespace Submissions.S002.EvenSquare\n"
+    "  theorem proof : ∀ n : ℕ, Even n → Even (n ^ 2) :=\n"
+    "    fun n h => Nat.even_pow.mpr ⟨h, by decide⟩\n"
+    "  end Submissions.S002.EvenSquare\n"
+    "\n"
+    "\b\n"
+    "Refused, with nothing written: a label that is not a plain identifier, or whose\n"
+    "Statements/LABEL.lean exists or ever existed in git history; bare `import Mathlib`;\n"
+    "imports outside Mathlib, Batteries, Std, Init, Aesop, Plausible, Commons; a proposition\n"
+    "the static policy rejects or that declares more than `statement`; an example the\n"
+    "static policy decides otherwise than declared. A scoped notation is opened inside the\n"
+    'proposition itself: --prop "open scoped Nat in …".'
 )
 
 
@@ -217,10 +237,18 @@ def pose_certificate(
     red: Annotated[
         list[Path] | None, typer.Option("--red", help="A witness that must be rejected.")
     ] = None,
-    wall_sec: Annotated[float | None, typer.Option("--wall-sec")] = None,
-    cpu_sec: Annotated[int | None, typer.Option("--cpu-sec")] = None,
-    address_space_mb: Annotated[int | None, typer.Option("--address-space-mb")] = None,
-    output_bytes: Annotated[int | None, typer.Option("--output-bytes")] = None,
+    wall_sec: Annotated[
+        float | None, typer.Option("--wall-sec", help="Wall clock per checker run, s (default 20).")
+    ] = None,
+    cpu_sec: Annotated[
+        int | None, typer.Option("--cpu-sec", help="CPU per checker run, s (default 10).")
+    ] = None,
+    address_space_mb: Annotated[
+        int | None, typer.Option("--address-space-mb", help="Address space, MB (default 512).")
+    ] = None,
+    output_bytes: Annotated[
+        int | None, typer.Option("--output-bytes", help="Output cap, bytes (default 65536).")
+    ] = None,
     commit: Annotated[bool, typer.Option("--commit", help="Commit exactly the new files.")] = False,
     allow_no_netns: Annotated[
         bool, typer.Option("--allow-no-netns", help="Run the checker without isolation (dev only).")
