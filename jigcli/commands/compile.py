@@ -30,13 +30,22 @@ from typing import Any
 
 from jigcli.console import emit_json, err, out
 from jigcli.errors import UsageError
-from jigcli.latex.compile import BuildResult, build, check, choose_engine, up_to_date
+from jigcli.latex.compile import (
+    BuildResult,
+    build,
+    check,
+    choose_engine,
+    from_record,
+    up_to_date,
+)
 from jigcli.latex.log import Diagnostic
 from jigcli.latex.root import find_root, source_files
 from jigcli.latex.state import load as load_state
 from jigcli.latex.state import state_path
 from jigcli.verifiers.registry import failure_words, verdict_words, verifier_status
-from jigcli.verifiers.render import failure_line, mark, place, result_line
+
+# rich (through jigcli.verifiers.render) is imported only for human output: `--json` on a
+# paper that has not changed answers without it.
 
 VERIFIER = "compile"
 _DEBOUNCE_MS = 1600  # the most a burst of changes is held back
@@ -50,11 +59,7 @@ def run(file: Path, *, as_json: bool, watch: bool, no_build: bool, engine: str |
     chosen = choose_engine(root, engine)
     if watch:
         return _watch(root, chosen, as_json=as_json)
-    if no_build:
-        result = check(root, chosen)
-    else:
-        with _running_line(root, chosen):
-            result = build(root, chosen)
+    result = check(root, chosen) if no_build else _build(root, chosen)
     if as_json:
         emit_json(to_json(result))
     else:
@@ -122,6 +127,8 @@ def _print(result: BuildResult) -> None:
 def _diagnostic_line(root: Path, diagnostic: Diagnostic) -> str:
     from rich.markup import escape
 
+    from jigcli.verifiers.render import place, result_line
+
     path = _shown(root.parent / diagnostic.file)
     if diagnostic.severity == "info":
         note = escape("note: " + diagnostic.message)
@@ -131,6 +138,8 @@ def _diagnostic_line(root: Path, diagnostic: Diagnostic) -> str:
 
 
 def _summary_line(result: BuildResult) -> str:
+    from jigcli.verifiers.render import failure_line, result_line
+
     document = _shown(result.root)
     if result.failure is not None:
         evidence = _shown(result.log) if result.log.is_file() else None
@@ -164,15 +173,27 @@ def _counts(diagnostics: list[Diagnostic]) -> list[str]:
     return [", ".join(counts)] if counts else []
 
 
+def _build(root: Path, engine: str) -> BuildResult:
+    """The last build's result when nothing changed, else a build with a running line."""
+    last = up_to_date(root, engine)
+    if last is not None:
+        return from_record(root, last)
+    with _running_line(root):
+        return build(root, engine)
+
+
 @contextmanager
-def _running_line(root: Path, engine: str) -> Iterator[None]:
-    """One line on stderr with a clock while TeX runs (only on a terminal, only if it will run)."""
-    console = err()
-    if not console.is_terminal or up_to_date(root, engine) is not None:
+def _running_line(root: Path) -> Iterator[None]:
+    """One line on stderr with a clock while TeX runs (only on a terminal)."""
+    if not sys.stderr.isatty():
         yield
         return
     from rich.live import Live
     from rich.text import Text
+
+    from jigcli.verifiers.render import mark
+
+    console = err()
 
     words = verdict_words(VERIFIER, "compiling")
     started = time.monotonic()
@@ -250,7 +271,6 @@ def _rebuild(root: Path, engine: str, last: list[int], *, as_json: bool, first: 
         _emit_line(BuildResult(root, engine, "compiling"))
     elif not first:
         out().print(f"[dim]{time.strftime('%H:%M:%S')} · rebuilding[/]")
-    with _running_line(root, engine):
-        result = build(root, engine)
+    result = _build(root, engine)
     last[0] = exit_code(result)
     _show(result, as_json)

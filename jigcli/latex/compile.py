@@ -22,13 +22,17 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jigcli.errors import UsageError
 from jigcli.latex import state as build_state
 from jigcli.latex.log import Diagnostic, LogReport, parse_log
-from jigcli.run import Deadline, ProgramMissing, RunResult, run
 from jigcli.verifiers.registry import Why
+
+if TYPE_CHECKING:
+    # The process runner (subprocess, selectors) is imported only when a build starts: a
+    # rebuild with nothing changed never needs it, and its start-up is what users wait for.
+    from jigcli.run import Deadline, RunResult
 
 ENGINES = {"pdflatex": "-pdf", "xelatex": "-pdfxe", "lualatex": "-pdflua"}
 DEFAULT_ENGINE = "pdflatex"
@@ -105,7 +109,7 @@ def build(root: Path, engine: str, *, timeout: float = BUILD_TIMEOUT_SEC) -> Bui
     """Build `root` unless nothing it read changed since the last build, then say how it went."""
     last = up_to_date(root, engine)
     if last is not None:
-        return _from_record(root, last)
+        return from_record(root, last)
     return _build_now(root, engine, timeout)
 
 
@@ -117,10 +121,11 @@ def check(root: Path, engine: str) -> BuildResult:
     changed = last.changes()
     if changed:
         return BuildResult(root, engine, "stale", changed=changed)
-    return _from_record(root, last)
+    return from_record(root, last)
 
 
-def _from_record(root: Path, last: build_state.State) -> BuildResult:
+def from_record(root: Path, last: build_state.State) -> BuildResult:
+    """The result a build kept beside it, as if it had just run."""
     pdf = root.with_suffix(".pdf")
     return BuildResult(
         root,
@@ -133,6 +138,8 @@ def _from_record(root: Path, last: build_state.State) -> BuildResult:
 
 
 def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
+    from jigcli.run import Deadline, ProgramMissing
+
     started_ns = time.time_ns()
     deadline = Deadline(timeout)
     if shutil.which(engine) is None:
@@ -226,12 +233,16 @@ def tex_environment() -> dict[str, str]:
 
 
 def _latexmk(root: Path, engine: str, deadline: Deadline) -> RunResult:
+    from jigcli.run import run
+
     argv = ["latexmk", "-norc", ENGINES[engine], *ENGINE_OPTIONS, root.name]
     return run(argv, cwd=root.parent, env=tex_environment(), timeout=deadline.remaining())
 
 
 def _engine_passes(root: Path, engine: str, deadline: Deadline) -> RunResult:
     """No latexmk: run the engine until references settle, BibTeX once when the paper cites."""
+    from jigcli.run import run
+
     argv = [engine, *ENGINE_OPTIONS, root.name]
     env = tex_environment()
     outcome = run(argv, cwd=root.parent, env=env, timeout=deadline.remaining())
@@ -289,6 +300,8 @@ def describe() -> dict[str, Any]:
 
 
 def _version(path: str, flag: str) -> str | None:
+    from jigcli.run import ProgramMissing, run
+
     try:
         outcome = run([path, flag], timeout=10, env=tex_environment())
     except ProgramMissing:
