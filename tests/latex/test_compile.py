@@ -17,7 +17,7 @@ import pytest
 
 from jigcli.errors import UsageError
 from jigcli.latex import state
-from jigcli.latex.compile import BuildResult, build, check, choose_engine
+from jigcli.latex.compile import BuildResult, build, check, choose_engine, describe
 from jigcli.latex.root import find_root
 from jigcli.verifiers.registry import verifier_status
 
@@ -316,3 +316,20 @@ def test_the_engine_is_the_option_then_a_magic_comment_then_pdflatex(tmp_path: P
     assert choose_engine(paper, None) == "pdflatex"
     with pytest.raises(UsageError, match="Unknown engine"):
         choose_engine(paper, "tex")
+
+
+# -- what jig doctor reports -------------------------------------------------------------------
+
+
+def test_describe_names_each_tex_program_found_with_its_version() -> None:
+    found = describe()
+    assert found["ready"] is True
+    assert "TeX Live" in found["programs"]["pdflatex"]["version"]
+    assert set(found["programs"]) == {"latexmk", "pdflatex", "xelatex", "lualatex", "bibtex"}
+
+
+def test_describe_without_tex_is_not_ready(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    found = describe()
+    assert (found["ready"], found["builder"]) == (False, "engine passes")
+    assert found["programs"]["pdflatex"] == {"path": None, "version": None}
