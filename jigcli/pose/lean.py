@@ -102,10 +102,10 @@ def pose_lean(repo: Repo, request: LeanPose, *, timeout: float = BUILD_TIMEOUT_S
             f"{first.message}"
         )
     files = {f"Statements/{label}.lean": text.encode("utf-8")}
-    for example in examples:  # 4
+    _refuse_duplicate_names(examples, label)  # 4
+    for example in examples:
         _refuse_if(example_problem(label, example))
         files.update(example.files(label))
-    _refuse_duplicate_names(examples)
     refuse_taken(repo.root, files)
     elaboration = _elaborate(repo, label, text, timeout) if request.build else None  # 5
     written = write_new(repo.root, files)  # 6
@@ -132,14 +132,14 @@ def _refuse_taken_label(repo: Repo, history: History | None, label: str) -> None
     )
 
 
-def _refuse_duplicate_names(examples: list[LeanExample]) -> None:
+def _refuse_duplicate_names(examples: list[LeanExample], label: str) -> None:
     seen: dict[str, LeanExample] = {}
     for example in examples:
         other = seen.setdefault(example.name.casefold(), example)
         if other is not example:
             raise PoseRefused(
                 f"{other.source} and {example.source} would both become "
-                f"Submissions/<label>/{example.name}.lean; rename one"
+                f"Submissions/{label}/{example.name}.lean; rename one"
             )
 
 

@@ -52,7 +52,7 @@ COMMAND_WORDS = frozenset(
         # Mathlib's own commands that declare or change declarations
         *("alias", "irreducible_def", "proof_wanted", "add_decl_doc", "suppress_compilation"),
         *("assert_not_exists", "compile_inductive", "initialize_simps_projections"),
-        *("library_note", "register_simp_attr", "scoped", "local"),
+        *("library_note", "register_simp_attr"),
     }
 )
 # Commands with a term-level `… in` form: allowed inside the proposition only with their `in`.
@@ -230,7 +230,7 @@ def statement_problems(label: str, text: str) -> list[Problem]:
     try:
         shape.read()
     except _Mismatch as mismatch:
-        return [mismatch.problem]
+        return [*shape.problems, mismatch.problem]
     problems = list(shape.problems)
     for module, line in shape.imports:
         why = import_problem(module)

@@ -50,8 +50,8 @@ def reuse_problem(
         return f"{target} already exists: {rule}"
     if name in past:
         return (
-            f"{target} existed before (commit {short(past[name])} touched it last), and "
-            f"write-once holds across deletion: {rule}"
+            f"{target} existed before (commit {short(past[name])} touched it last; deleting "
+            f"does not free a name): {rule}"
         )
     for other in sorted(present | set(past)):
         if other.casefold() == name.casefold():

@@ -1,0 +1,12 @@
+/-
+A green example for S002 (`∀ n : ℕ, Even n → Even (n ^ 2)`): Mathlib's `Nat.even_pow`
+(`Even (m ^ n) ↔ Even m ∧ n ≠ 0`, in `Mathlib/Algebra/Group/Nat/Even.lean`).
+-/
+import Mathlib.Algebra.Group.Nat.Even
+
+namespace Submissions.S002.EvenSquare
+
+theorem proof : ∀ n : ℕ, Even n → Even (n ^ 2) :=
+  fun n h => Nat.even_pow.mpr ⟨h, by decide⟩
+
+end Submissions.S002.EvenSquare
