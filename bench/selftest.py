@@ -10,6 +10,8 @@ In one run, on one generated repo (a tiny checker: is the witness n with n % 7 =
 3. warm, `--jobs 2` (run 2's cache again) — target ≤ 0.05× run 2.
 
 Every run must report every case matched; the ratios are printed against the targets.
+The runs import a snapshot of `jigcli` taken at the start: the cache key covers jig's own
+sources, so an edit landing mid-run (a shared working tree) would otherwise empty the cache.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -67,11 +70,23 @@ def generate(root: Path, count: int) -> None:
         (problem / "submissions" / f"{name}.witness").write_text(f"{number}\n")
 
 
-def selftest(root: Path, cache: Path, jobs: int, allow_no_netns: bool) -> tuple[float, dict]:
+def snapshot(into: Path) -> Path:
+    """A frozen copy of the jigcli package being benchmarked, for PYTHONPATH."""
+    import jigcli
+
+    shutil.copytree(
+        Path(jigcli.__file__).parent, into / "jigcli", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    return into
+
+
+def selftest(
+    root: Path, cache: Path, jobs: int, allow_no_netns: bool, code: Path
+) -> tuple[float, dict]:
     argv = [sys.executable, "-m", "jigcli", "selftest", "--json", "--jobs", str(jobs)]
     if allow_no_netns:
         argv.append("--allow-no-netns")
-    env = {**os.environ, "JIG_CACHE_DIR": str(cache)}
+    env = {**os.environ, "JIG_CACHE_DIR": str(cache), "PYTHONPATH": str(code)}
     env.pop("GITHUB_STEP_SUMMARY", None)
     started = time.perf_counter()
     done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, check=False)
@@ -88,11 +103,13 @@ def main() -> None:
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="jig-bench-") as scratch:
         root, caches = Path(scratch) / "repo", Path(scratch) / "caches"
+        code = snapshot(Path(scratch) / "code")
         root.mkdir()
         generate(root, options.count)
-        one, first = selftest(root, caches / "one", 1, options.allow_no_netns)
-        two, second = selftest(root, caches / "two", 2, options.allow_no_netns)
-        warm, third = selftest(root, caches / "two", 2, options.allow_no_netns)
+        sandbox = options.allow_no_netns
+        one, first = selftest(root, caches / "one", 1, sandbox, code)
+        two, second = selftest(root, caches / "two", 2, sandbox, code)
+        warm, third = selftest(root, caches / "two", 2, sandbox, code)
     for name, result in (("jobs 1", first), ("jobs 2", second), ("warm", third)):
         if result["passed"] != options.count:
             sys.exit(f"{name}: only {result['passed']} of {options.count} matched")

@@ -110,7 +110,7 @@ class Keys:
             ("format", CACHE_FORMAT),
             ("jig", self._jig),
             ("manifest", case.rel),
-            ("manifest-bytes", _file_digest(case.path)),
+            ("manifest-bytes", sha256_hex(case.raw)),
         ]
         if case.kind == "lean":
             parts += self._lean_parts(case)

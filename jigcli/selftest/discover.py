@@ -29,6 +29,7 @@ class Case:
     path: Path  # absolute
     rel: str  # repo-relative POSIX path: the case's identity everywhere
     data: dict[str, Any]  # the manifest as read (validated later, by `jig verify`'s core)
+    raw: bytes  # the bytes `data` was read from (the cache key hashes exactly these)
 
     @property
     def kind(self) -> str:
@@ -86,37 +87,45 @@ def _cases_at(repo: Repo, path: Path) -> Iterator[Case]:
     if resolved.is_dir():
         yield from _cases_in(repo, resolved)
         return
-    data = _manifest_data(resolved)
-    if data is None or "expect" not in data:
+    read = _manifest(resolved)
+    if read is None or "expect" not in read[0]:
         raise UsageError(
             f"{path} is not a submission manifest with an `expect`; "
             "selftest compares against it (use jig verify for a single submission)."
         )
-    yield Case(resolved, repo.rel(resolved), data)
+    yield Case(resolved, _rel(repo, resolved), *read)
 
 
 def _cases_in(repo: Repo, folder: Path) -> Iterator[Case]:
     for path in sorted(folder.rglob("*.json")):
         if not path.is_file() or _hidden(path.relative_to(folder)):
             continue
-        data = _manifest_data(path)
-        if data is not None and "expect" in data:
+        read = _manifest(path)
+        if read is not None and "expect" in read[0]:
             resolved = path.resolve()
-            yield Case(resolved, repo.rel(resolved), data)
+            yield Case(resolved, _rel(repo, resolved), *read)
+
+
+def _rel(repo: Repo, resolved: Path) -> str:
+    try:
+        return resolved.relative_to(repo.root).as_posix()
+    except ValueError:
+        return repo.rel(resolved)
 
 
 def _hidden(relative: Path) -> bool:
     return any(part.startswith(".") for part in relative.parts)
 
 
-def _manifest_data(path: Path) -> dict[str, Any] | None:
-    """The manifest's JSON object, or None when the file is not a submission manifest."""
+def _manifest(path: Path) -> tuple[dict[str, Any], bytes] | None:
+    """The manifest's JSON object and bytes, or None when the file is not a manifest."""
     try:
         if path.stat().st_size > MAX_MANIFEST_BYTES:
             return None
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        raw = path.read_bytes()
+        data = json.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
     if isinstance(data, dict) and data.get("schema") == SUBMISSION_SCHEMA:
-        return data
+        return data, raw
     return None

@@ -18,16 +18,17 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jigcli.hashing import sha256_hex
 from jigcli.repo import Repo
 from jigcli.selftest.cache import Keys, VerdictCache
 from jigcli.selftest.discover import Case
-from jigcli.verify import VerifyOptions
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 GIB = 1024**3
 LEAN_JOB_MEMORY = 8 * GIB
@@ -122,6 +123,9 @@ def _verify_all(
     finished: Callable[[Outcome, str], None],
 ) -> None:
     """Run the verifications within the plan's limits, reporting each as it finishes."""
+    # Imported here: a run the cache answers whole never starts a thread or a verifier.
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
     running: dict[Future[Outcome], tuple[Case, str]] = {}
     pool = ThreadPoolExecutor(max_workers=settings.plan.jobs, thread_name_prefix="jig-selftest")
     try:
@@ -162,7 +166,7 @@ def verify_case(case: Case, repo: Repo, settings: Settings) -> Outcome:
     work_dir = work_dir_for(repo, case)
     shutil.rmtree(work_dir, ignore_errors=True)
     work_dir.mkdir(parents=True, exist_ok=True)
-    options = VerifyOptions(
+    options = core.VerifyOptions(
         timeout=settings.timeout, allow_no_netns=settings.allow_no_netns, work_dir=work_dir
     )
     started = time.monotonic()

@@ -6,7 +6,7 @@ from jigcli.selftest.runner import Outcome
 
 
 def outcome(name: str, cached: bool) -> Outcome:
-    case = Case(Path("/repo") / name, name, {"kind": "certificate"})
+    case = Case(Path("/repo") / name, name, {"kind": "certificate"}, b"")
     return Outcome(case, {"verdict": "green", "reason": "ok"}, cached=cached, seconds=1.25)
 
 

@@ -11,7 +11,7 @@ HASH = "sha256:" + "ab12" * 16
 
 
 def result(rel="Submissions/S001/A.json", verdict="green", reason="ok", cached=False, **kw):
-    case = Case(Path("/repo") / rel, rel, {"kind": "lean", "expect": "green"})
+    case = Case(Path("/repo") / rel, rel, {"kind": "lean", "expect": "green"}, b"")
     document = {"verdict": verdict, "reason": reason, "detail": "", "elaborated_term_hash": HASH}
     return Result(case, document, cached, **kw)
 

@@ -43,8 +43,8 @@ def test_default_jobs_are_the_cpus_and_lean_jobs_one_per_8_gib():
 
 def test_work_dirs_are_private_even_for_look_alike_paths(repo_root):
     repo = Repo(repo_root)
-    one = Case(repo_root / "a/b__c.json", "a/b__c.json", {})
-    two = Case(repo_root / "a__b/c.json", "a__b/c.json", {})
+    one = Case(repo_root / "a/b__c.json", "a/b__c.json", {}, b"")
+    two = Case(repo_root / "a__b/c.json", "a__b/c.json", {}, b"")
     assert work_dir_for(repo, one) != work_dir_for(repo, two)
     assert work_dir_for(repo, one).is_relative_to(repo_root / ".jig" / "work" / "selftest")
 

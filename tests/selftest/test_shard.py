@@ -11,7 +11,7 @@ from jigcli.selftest.shard import Shard, parse_shard, partition, select
 
 def case(rel: str, kind: str = "lean", expect: str = "red", statement: str = "S001") -> Case:
     data = {"kind": kind, "expect": expect, "statement_id": statement}
-    return Case(Path("/repo") / rel, rel, data)
+    return Case(Path("/repo") / rel, rel, data, b"")
 
 
 @pytest.mark.parametrize(
@@ -70,7 +70,7 @@ def test_the_partition_ignores_listing_order_and_where_the_repo_is(paths, count,
     cases = cases_from(paths)
     shuffled = list(cases)
     rng.shuffle(shuffled)
-    moved = [Case(Path("/elsewhere") / c.rel, c.rel, c.data) for c in shuffled]
+    moved = [Case(Path("/elsewhere") / c.rel, c.rel, c.data, c.raw) for c in shuffled]
     expected = [sorted(c.rel for c in shard) for shard in partition(cases, count)]
     assert [sorted(c.rel for c in shard) for shard in partition(moved, count)] == expected
 
