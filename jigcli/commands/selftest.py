@@ -77,10 +77,13 @@ def _nothing_found(repo: Repo, paths: list[Path]) -> str:
     if paths:
         where = ", ".join(str(path) for path in paths)
         return f"No manifest with an `expect` under {where}; pass examples or their folders."
-    searched = ", ".join(repo.rel(folder) + "/" for folder in default_folders(repo)) or (
-        "Submissions/ or Certificates/*/submissions/ (neither exists)"
+    searched = ", ".join(repo.rel(folder) + "/" for folder in default_folders(repo))
+    where = (
+        f"{searched} of {repo.root}"
+        if searched
+        else (f"{repo.root} (it has neither Submissions/ nor Certificates/*/submissions/)")
     )
     return (
-        f"No manifest with an `expect` in {searched} of {repo.root}; "
+        f"No manifest with an `expect` in {where}; "
         "add examples with jig pose, or pass the PATHs to test."
     )

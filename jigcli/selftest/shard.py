@@ -42,9 +42,7 @@ def parse_shard(spec: str) -> Shard:
         raise UsageError(f"--shard {spec!r} is not I/N; write it like 2/4 (shard 2 of 4).")
     index, count = int(match[1]), int(match[2])
     if count < 1 or not 1 <= index <= count:
-        raise UsageError(
-            f"--shard {spec!r} is out of range; I must be between 1 and N, and N at least 1."
-        )
+        raise UsageError(f"--shard {spec!r} is out of range; pick I between 1 and N, like 2/4.")
     return Shard(index, count)
 
 

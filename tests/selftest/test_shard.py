@@ -31,7 +31,7 @@ def test_a_malformed_spec_says_the_form_in_one_sentence(spec):
 
 @pytest.mark.parametrize("spec", ["0/4", "5/4", "1/0", "0/0"])
 def test_an_out_of_range_spec_is_a_usage_error(spec):
-    with pytest.raises(UsageError, match="between 1 and N"):
+    with pytest.raises(UsageError, match="pick I between 1 and N"):
         parse_shard(spec)
 
 
