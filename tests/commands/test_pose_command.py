@@ -1,0 +1,152 @@
+"""`jig pose lean|certificate|check` through the real command line, in a temporary git repo."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import git
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "tests" / "data" / "pose"
+SEED = ("lakefile.toml", "lake-manifest.json", "lean-toolchain", "Statements/S001.lean")
+PROP = "∀ n : ℕ, Even n → Even (n ^ 2)"
+EVEN = "Mathlib.Algebra.Group.Nat.Even"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    folder = tmp_path / "verifier"
+    for rel in SEED:
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(REPO / rel, folder / rel)
+    repo = git.Repo.init(folder)
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Poser")
+        config.set_value("user", "email", "poser@example.org")
+    repo.git.add("--all")
+    repo.git.commit("-m", "Seed")
+    return folder
+
+
+def _jig(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jigcli", "pose", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _pose_s002(root: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return _jig(root, "lean", "S002", "--prop", PROP, "--import", EVEN, *extra)
+
+
+def test_pose_lean_writes_commits_and_says_what_it_did(root):
+    done = _pose_s002(
+        root,
+        *("--green", str(DATA / "lean" / "EvenSquare.lean")),
+        *("--red", str(DATA / "lean" / "Weakened.lean"), "--red-reason", "restatement"),
+        "--commit",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Statements/S002.lean: ● written" in done.stdout
+    assert "Submissions/S002/Weakened.json: ● written · manifest of the red (restatement)" in (
+        done.stdout
+    )
+    assert "committed " in done.stdout and '"Add canonical statement S002"' in done.stdout
+    head = git.Repo(root).head.commit
+    assert head.message.strip() == "Add canonical statement S002"
+    assert len(head.stats.files) == 5
+
+
+def test_a_refused_pose_exits_1_with_one_line_and_writes_nothing(root):
+    done = _jig(root, "lean", "S003", "--prop", "True", "--import", "Mathlib")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith("jig: bare `import Mathlib`")
+    assert line.endswith("(nothing was written).")
+    assert not (root / "Statements" / "S003.lean").exists()
+
+
+def test_red_examples_without_matching_reasons_are_a_usage_error(root):
+    done = _pose_s002(root, "--red", str(DATA / "lean" / "Weakened.lean"))
+    assert done.returncode == 2
+    assert "jig: 1 --red example(s) but 0 --red-reason(s)" in done.stderr
+
+
+def test_build_without_lean_says_so_plainly(root):
+    env_path = "/usr/local/bin:/usr/bin:/bin"
+    done = subprocess.run(
+        [sys.executable, "-m", "jigcli", "pose", "lean", "S002", "--prop", PROP, "--build"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": env_path, "HOME": str(root), "ELAN_HOME": str(root / "no-elan")},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Statements/S002.lean: ○ not elaborated: no Lean toolchain here" in done.stdout
+
+
+def test_pose_lean_help_shows_a_complete_example():
+    done = subprocess.run(
+        [sys.executable, "-m", "jigcli", "pose", "lean", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0
+    assert f"--import {EVEN}" in done.stdout
+    assert "--red-reason restatement" in done.stdout
+    assert "namespace Submissions.S002.EvenSquare" in done.stdout
+    assert "theorem proof" in done.stdout
+
+
+def test_pose_check_json_passes_on_an_addition(root):
+    assert _pose_s002(root, "--commit").returncode == 0
+    done = _jig(root, "check", "--json")
+    assert done.returncode == 0, done.stdout
+    report = json.loads(done.stdout)  # exactly one document
+    assert report["ok"] is True
+    assert report["new_statements"] == ["Statements/S002.lean"]
+    assert report["base"]["ref"] == "HEAD~1"
+
+
+def test_pose_check_fails_on_an_edit_and_names_the_file(root):
+    repo = git.Repo(root)
+    base = repo.head.commit.hexsha
+    statement = root / "Statements" / "S001.lean"
+    statement.write_text(statement.read_text().replace("(n + 1)", "(n + 3)"))
+    repo.git.commit("-am", "Change S001")
+    done = _jig(root, "check", "--base", base)
+    assert done.returncode == 1
+    assert f"Statements/S001.lean: ● changed since {base[:7]}" in done.stdout
+    assert "1 failure(s)" in done.stdout
+
+
+def test_pose_check_with_a_base_that_does_not_resolve_exits_2(root):
+    done = _jig(root, "check", "--base", "no-such-ref")
+    assert done.returncode == 2
+    assert "jig: 'no-such-ref' does not name a commit here" in done.stderr
+
+
+def test_pose_certificate_refuses_a_green_witness_the_checker_rejects(root):
+    certs = DATA / "certificates"
+    done = _jig(
+        root,
+        *("certificate", "C100", "--title", "A square root of 49"),
+        *("--statement", "Exhibit an integer whose square is 49."),
+        *("--witness-format", "one decimal integer"),
+        *("--checker", str(certs / "square_checker.py"), "--green", str(certs / "six.txt")),
+    )
+    assert done.returncode == 1
+    assert "jig: the green witness six.txt does not come out green" in done.stderr
+    assert not (root / "Certificates").exists()
