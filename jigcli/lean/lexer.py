@@ -23,6 +23,7 @@ The public API, for the policy scan and for readers of declarations:
 
     tokenize(text) -> Iterator[Token]
     Token(kind, text, line, end_line, start, end)   # a NamedTuple
+    Lexer(text).at(pos) -> (kind, end)              # one token at a time, whitespace included
 
 `line` and `end_line` are 1-based (the lines of the first and last character), `start`/`end` are
 offsets into `text` with `text[start:end] == token.text`. Whitespace is not yielded: between two
@@ -40,8 +41,9 @@ them, so what a broken literal would have hidden is still read as code; an unter
 comment is the exception, running to the end as in Lean, which stops reading there.
 
 Speed: one compiled master pattern matched at successive positions; only comments nesting
-two levels deep fall back to a small loop. `SKIP_PARTS` exposes the pattern pieces, so that a
-scanner can build a pattern consuming uninteresting tokens in bulk with the same boundaries.
+two levels deep and raw strings fall back to a little Python, and no input, however broken,
+takes more than linear time. `SKIP_PARTS` exposes the pattern pieces, so that a scanner can
+build a pattern consuming uninteresting tokens in bulk with the same boundaries.
 """
 
 from __future__ import annotations
@@ -88,12 +90,17 @@ _ESCAPE = r"""(?:[\\"'nrt]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})"""
 # in the gap is an error in Lean). `\r?` because Lean reads CRLF files as LF.
 _GAP = r"\r?\n[ \t\r]*+(?!\n)"
 _STRING = rf'"(?:[^"\\]++|\\(?:{_ESCAPE}|{_GAP}))*+"'
-_RAW_STRING = r'r(?P<hashes>#*+)"[\s\S]*?"(?P=hashes)'
+# A raw string's opener; its end is found in Python (see `Lexer`), which keeps failures cheap.
 _RAW_OPEN = r'r#*+"'
 _CHAR = rf"'(?!')(?:\\{_ESCAPE}|[^\\])'"
-_PART = rf"(?:«[^»]*+»|[{ID_FIRST}][{ID_REST}]*+)"
+_PLAIN_PART = rf"[{ID_FIRST}][{ID_REST}]*+"
+_PART = rf"(?:«[^»]*+»|{_PLAIN_PART})"
 _IDENT = rf"{_PART}(?:\.{_PART})*+"
 _NAME = rf"`(?=[«{ID_FIRST}]){_IDENT}"
+# The same without `«»` parts, for text after the last `»`, where no escape can close: there
+# an escape fails without first scanning to the end of the text.
+_PLAIN_IDENT = rf"{_PLAIN_PART}(?:\.{_PLAIN_PART})*+"
+_PLAIN_NAME = rf"`{_PLAIN_IDENT}"
 _NUMBER = (
     r"0[xX][0-9a-fA-F_]++|0[bB][01_]++|0[oO][0-7_]++"
     r"|[0-9][0-9_]*+(?:\.[0-9][0-9_]*+)?(?:[eE][+-]?[0-9][0-9_]*+)?"
@@ -112,25 +119,31 @@ _SHALLOW_COMMENT = rf"/-[\s\S]{_COMMENT_BODY}(?:/-{_COMMENT_BODY}-/{_COMMENT_BOD
 MULTI_SYMBOLS = ("⁻¹'", "''", "∑'", "∏'", "×'", "Σ'", "@[", ":=")
 _MULTI = "|".join(re.escape(s) for s in sorted(MULTI_SYMBOLS, key=len, reverse=True))
 
-_MASTER = re.compile(
-    "|".join(
-        f"(?P<{kind}>{pattern})"
-        for kind, pattern in (
-            ("ws", r"[ \t\r\n]++"),
-            ("line_comment", r"--[^\n]*+"),
-            ("comment", f"{_SHALLOW_COMMENT}|/-"),
-            ("string", f"{_STRING}|{_RAW_STRING}"),
-            ("error_raw", _RAW_OPEN),
-            ("char", _CHAR),
-            ("name", _NAME),
-            ("number", _NUMBER),
-            ("command", _COMMAND),
-            ("ident", _IDENT),
-            ("symbol", f"{_MULTI}|[^ \t\r\n\"'«]"),
-            ("error", "[\"'«]"),
+
+def _master(ident: str, name: str) -> re.Pattern[str]:
+    return re.compile(
+        "|".join(
+            f"(?P<{kind}>{pattern})"
+            for kind, pattern in (
+                ("ws", r"[ \t\r\n]++"),
+                ("line_comment", r"--[^\n]*+"),
+                ("comment", f"{_SHALLOW_COMMENT}|/-"),
+                ("string", _STRING),
+                ("raw", _RAW_OPEN),
+                ("char", _CHAR),
+                ("name", name),
+                ("number", _NUMBER),
+                ("command", _COMMAND),
+                ("ident", ident),
+                ("symbol", f"{_MULTI}|[^ \t\r\n\"'«]"),
+                ("error", "[\"'«]"),
+            )
         )
     )
-)
+
+
+_MASTER = _master(_IDENT, _NAME)
+_MASTER_PLAIN = _master(_PLAIN_IDENT, _PLAIN_NAME)
 _NEST = re.compile(r"/-|-/")
 
 # Identifier-shaped words Lean reads as keywords (core commands, modifiers and term syntax),
@@ -150,16 +163,14 @@ KEYWORDS = frozenset(
 )
 
 # The pattern pieces, for a scanner that wants the same boundaries (see `jigcli.lean.policy`).
+# Names are `«»`-free here: a scanner should leave escapes, and raw strings, to `Lexer.at`.
 SKIP_PARTS = {
     "string": _STRING,
-    "raw_string": _RAW_STRING,
-    "raw_open": _RAW_OPEN,
     "char": _CHAR,
-    "name": _NAME,
+    "name": _PLAIN_NAME,
     "number": _NUMBER,
     "command": _COMMAND,
     "comment": _SHALLOW_COMMENT,
-    "multi": _MULTI,
 }
 
 
@@ -185,36 +196,60 @@ def comment_end(text: str, start: int) -> int | None:
     return None
 
 
-def lex_at(text: str, pos: int) -> tuple[str, int]:
-    """The kind and end offset of the one token (or whitespace run, kind `ws`) at `pos`."""
-    m = _MASTER.match(text, pos)
-    if m is None:  # only at the end of the text: every character matches some alternative
-        return "ws", pos
-    kind = m.lastgroup or "error"
-    end = m.end()
-    if kind == "comment":
-        if end - pos == 2:  # `/-` alone: the body nests, or never closes
-            closed = comment_end(text, pos)
-            if closed is None:
-                return "error", len(text)
-            end = closed
-        third = text[pos + 2]
-        kind = "doc_comment" if third == "-" else "module_doc" if third == "!" else "block_comment"
-    elif kind == "ident" and m.group() in KEYWORDS:
-        kind = "keyword"
-    elif kind == "error_raw":
-        kind = "error"
-    return kind, end
+class Lexer:
+    """Reads the tokens of one text. It remembers, per text, where the last `»` and the last
+    closer of each raw-string width are, so that an unterminated literal is known as such at
+    once: a text full of them still lexes in linear time."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._last_escape_close = text.rfind("»")
+        self._last_raw_close: dict[int, int] = {}
+
+    def at(self, pos: int) -> tuple[str, int]:
+        """The kind and end offset of the token (or whitespace run, kind `ws`) at `pos`."""
+        text = self.text
+        master = _MASTER if pos < self._last_escape_close else _MASTER_PLAIN
+        m = master.match(text, pos)
+        if m is None:  # only at the end of the text: every character matches some alternative
+            return "ws", pos
+        kind = m.lastgroup or "error"
+        end = m.end()
+        if kind == "comment":
+            if end - pos == 2:  # `/-` alone: the body nests deeper, or never closes
+                closed = comment_end(text, pos)
+                if closed is None:
+                    return "error", len(text)
+                end = closed
+            third = text[pos + 2]
+            kind = {"-": "doc_comment", "!": "module_doc"}.get(third, "block_comment")
+        elif kind == "raw":
+            return self._raw(end, end - pos - 2)
+        elif kind == "ident" and m.group() in KEYWORDS:
+            kind = "keyword"
+        return kind, end
+
+    def _raw(self, body: int, hashes: int) -> tuple[str, int]:
+        """A raw string whose opener ends at `body`: closed by the first `"` followed by as
+        many `#` as it opened with, else an error covering the opener."""
+        closer = '"' + "#" * hashes
+        last = self._last_raw_close.get(hashes)
+        if last is None:
+            last = self._last_raw_close[hashes] = self.text.rfind(closer)
+        if last < body:
+            return "error", body
+        return "string", self.text.find(closer, body) + len(closer)
 
 
 def tokenize(text: str) -> Iterator[Token]:
     """Every token of `text` in order, whitespace left out (see the module docstring)."""
+    lexer = Lexer(text)
     pos = 0
     line = 1
     n = len(text)
     count = text.count
     while pos < n:
-        kind, end = lex_at(text, pos)
+        kind, end = lexer.at(pos)
         if kind == "ws":
             line += count("\n", pos, end)
         else:

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from jigcli.errors import UsageError
-from jigcli.lean.lexer import ID_FIRST, ID_REST, MULTI_SYMBOLS, SKIP_PARTS, lex_at
+from jigcli.lean.lexer import ID_FIRST, ID_REST, MULTI_SYMBOLS, SKIP_PARTS, Lexer
 
 
 @dataclass(frozen=True)
@@ -76,8 +76,8 @@ _SIMPROC = "defines a simproc, meta code that `simp` runs"
 # The policy, one line per construct. `where` says how a construct is found:
 #   word       an identifier-shaped word as written (`«sorry»` is a name, not the keyword);
 #              a trailing `!`/`?` is ignored (`sorry!`, `bv_decide?`)
-#   constant   the last component of any name once `«»` escapes are undone (`Lean.ofReduceBool`,
-#              `Lean.«ofReduceBool»`, or `ofReduceBool` after `open Lean`)
+#   constant   any component of a name once `«»` escapes are undone (`Lean.ofReduceBool`,
+#              `Lean.«ofReduceBool»`, `ofReduceBool` after `open Lean`, `DecideConfig.mk`)
 #   command    a `#` command, by prefix as Lean's token table reads it (`#evalx` is `#eval x`)
 #   attribute  a name inside `@[…]` or `attribute […]`
 #   option     the first component of a `set_option` name
@@ -101,6 +101,12 @@ RULES: tuple[Rule, ...] = (
         "form",
         "a configuration this scan cannot read without elaborating it; write the options out "
         "(`decide +kernel`) or use plain `decide`",
+    ),
+    Rule(
+        "DecideConfig",
+        "constant",
+        "a `decide` configuration built as a value, which this scan cannot read; write the "
+        "options out (`decide +kernel`)",
     ),
     Rule("unsafe", "word", "switches the kernel's checks off for the declaration"),
     Rule(
@@ -231,9 +237,8 @@ LEAN_META_NAMESPACES = frozenset(
     )
 )
 
-# Words that send the scanner to Python: every word a rule or a form looks at. `decide` only
-# matters before a configuration group (or a comment, which could hide where one starts).
-_CONTEXT_WORDS = ("import", "native", "set_option", "open", "attribute", "Lean", "Qq")
+# Words that send the scanner to Python: every word a rule or a form looks at.
+_CONTEXT_WORDS = ("import", "native", "config", "set_option", "open", "attribute", "Lean", "Qq")
 _HOT_WORDS = sorted({*WORDS, *CONSTANTS, *_CONTEXT_WORDS})
 
 
@@ -257,10 +262,7 @@ def _trie(words: list[str]) -> str:
 # Lean's previous token ended: blanks, identifier characters, brackets and separators.
 _SAFE_BEFORE = rf"\s{ID_REST}()\[\]{{}}⟨⟩,;\"»"
 _GUARD = rf"(?<![^{_SAFE_BEFORE}])"
-_HOT = (
-    rf"{_trie(_HOT_WORDS)}[!?]*+(?![{ID_REST}])"
-    rf"|decide(?![{ID_REST}])(?=[ \t\r\n]*+(?:\(|--|/-))"
-)
+_HOT = rf"{_trie(_HOT_WORDS)}[!?]*+(?![{ID_REST}])"
 _BORING_PART = rf"(?!{_HOT})[{ID_FIRST}][{ID_REST}]*+"
 _BORING_IDENT = rf"(?!r#*+\"){_BORING_PART}(?:\.{_BORING_PART})*+(?!\.[«{ID_FIRST}])"
 _HOT_COMMANDS = "|".join(re.escape(command[1:]) for command in COMMANDS)
@@ -284,7 +286,6 @@ _SKIP = re.compile(
             _GUARD + r"--[^\n]*+",
             _GUARD + SKIP_PARTS["comment"],
             SKIP_PARTS["string"],
-            SKIP_PARTS["raw_string"],
             _GUARD + SKIP_PARTS["char"],
             SKIP_PARTS["name"],
             rf"#(?!{_HOT_COMMANDS})[A-Za-z_][A-Za-z0-9_!?]*+",
@@ -299,6 +300,20 @@ _GLUABLE = _COMMENTS | {"char"}
 _WORDLIKE = frozenset({"ident", "keyword"})
 _PART = re.compile(r"«([^»]*)»|([^.«]+)")
 _CLOSERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩"}
+_OPENERS = frozenset({*_CLOSERS, "@["})
+_REST_CHAR = re.compile(f"[{ID_REST}]")
+
+
+def _ends_with(text: str, pos: int, suffix: str) -> bool:
+    """Whether `text[:pos]` ends with `suffix` (without copying `text[:pos]`)."""
+    return pos >= len(suffix) and text.startswith(suffix, pos - len(suffix))
+
+
+def _blank_before(text: str, pos: int) -> int:
+    """Where the blanks that end right before `pos` begin."""
+    while pos > 0 and text[pos - 1] in " \t\r\n":
+        pos -= 1
+    return pos
 
 
 def name_parts(ident: str) -> list[str]:
@@ -308,21 +323,26 @@ def name_parts(ident: str) -> list[str]:
 
 
 class _Scan:
-    """One scan of one text: the findings, and the small readers the rules share."""
+    """One scan of one text: the findings, and the small readers the rules share. Every
+    reader moves forward through the text, and none recurses, so a scan takes linear time."""
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.lexer = Lexer(text)
         self.found: dict[tuple[int, str], Violation] = {}
+        self._counted = (0, 1)  # (offset, line there): findings come mostly in order
 
     def add(self, pos: int, construct: str, message: str) -> None:
-        line = self.text.count("\n", 0, pos) + 1
+        offset, line = self._counted if pos >= self._counted[0] else (0, 1)
+        line += self.text.count("\n", offset, pos)
+        self._counted = (pos, line)
         self.found.setdefault((line, construct), Violation(line, construct, message))
 
     def next_token(self, pos: int) -> tuple[str, int, int]:
         """The next token that is not whitespace or a comment: (kind, start, end)."""
         n = len(self.text)
         while pos < n:
-            kind, end = lex_at(self.text, pos)
+            kind, end = self.lexer.at(pos)
             if kind not in _TRIVIA:
                 return kind, pos, end
             pos = end
@@ -389,47 +409,49 @@ class _Scan:
             pos = boring.end()
             if pos >= n:
                 return
-            kind, end = lex_at(text, pos)
+            kind, end = self.lexer.at(pos)
             pos = self.token(kind, pos, end)
 
-    def token(self, kind: str, start: int, end: int) -> int:
+    def token(self, kind: str, start: int, end: int, *, in_attributes: bool = False) -> int:
         """Judge one token; return where scanning goes on."""
         text = self.text
         if kind in _WORDLIKE:
-            return self.word(start, end)
+            return self.word(start, end, in_attributes=in_attributes)
         if kind == "command":
             for construct, rule in COMMANDS.items():
                 if text.startswith(construct, start):
                     self.add(start, construct, rule.message)
-        elif kind == "symbol" and text.startswith("@[", start):
+        elif kind == "symbol" and text.startswith("@[", start) and not in_attributes:
             return self.attributes(end)
         elif kind == "error":
             self.add(start, "malformed literal", FORMS["malformed literal"].message)
-            # Go on right after the opener, as Lean's recovery does: what it hid is code.
-            return start + (2 if text.startswith("/-", start) else 1)
+            if text.startswith("/-", start):
+                return end  # Lean, too, reads an unterminated comment to the end
+            return start + 1  # what the broken literal would have hidden is code
         elif kind in _GLUABLE and start > 0 and not _SAFE_CHAR.match(text, start - 1):
             construct = "glued char literal" if kind == "char" else "glued comment"
             self.add(start, construct, FORMS[construct].message)
         return end
 
-    def word(self, start: int, end: int) -> int:
+    def word(self, start: int, end: int, *, in_attributes: bool = False) -> int:
         text = self.text
         word = text[start:end]
         rule = WORDS.get(word.rstrip("!?"))
         if rule is not None:
             self.add(start, rule.construct, rule.message)
         parts = name_parts(word)
-        rule = CONSTANTS.get(parts[-1])
-        if rule is not None:
-            self.add(start, rule.construct, rule.message)
+        for part in parts:
+            rule = CONSTANTS.get(part)
+            if rule is not None:
+                self.add(start, rule.construct, rule.message)
         if parts[0] == "Lean" and (len(parts) == 1 or parts[1] in LEAN_META_NAMESPACES):
             self.add(start, ".".join(parts[:2]), FORMS["Lean.…"].message)
         elif parts[0] == "Qq":
             self.add(start, "Qq", FORMS["Qq"].message)
         if word == "import":
             self.add(start, "import", FORMS["import"].message)
-        elif word == "decide":
-            self.decide_config(end)
+        elif word == "config":
+            self.decide_config(start, end)
         elif word == "native":
             self.native(start, end)
         elif word == "set_option":
@@ -440,47 +462,34 @@ class _Scan:
         elif word == "open":
             if self.next_text(end)[0] == "private":
                 self.add(start, "open private", FORMS["open private"].message)
-        elif word == "attribute":
+        elif word == "attribute" and not in_attributes:
             bracket, _, bracket_end = self.next_text(end)
             if bracket == "[":
                 return self.attributes(bracket_end)
         return end
 
     def native(self, start: int, end: int) -> None:
-        before = start
-        while before > 0 and self.text[before - 1] in " \t":
-            before -= 1
-        if self.text.startswith("+", before - 1):
+        if _ends_with(self.text, _blank_before(self.text, start), "+"):
             self.add(start, "decide +native", FORMS["decide +native"].message)
         assign, _, after = self.next_text(end)
         if assign == ":=" and self.next_text(after)[0] == "true":
             self.add(start, "native := true", FORMS["native := true"].message)
 
-    def decide_config(self, pos: int) -> None:
+    def decide_config(self, start: int, end: int) -> None:
         """`decide (config := e)`: only a `{ … }` literal can be read without elaborating."""
-        opener, _, pos = self.next_text(pos)
-        while opener == "(":
-            name, name_start, after_name = self.next_text(pos)
-            assign, _, after_assign = self.next_text(after_name)
-            if name == "config" and assign == ":=" and self.next_text(after_assign)[0] != "{":
-                self.add(name_start, "decide (config := …)", FORMS["decide (config := …)"].message)
-            pos = self.group_end(pos, ")")
-            opener, _, pos = self.next_text(pos)
-
-    def group_end(self, pos: int, closer: str) -> int:
-        """The end of a bracketed group whose opener is already read."""
-        expected = [closer]
-        while expected:
-            kind, start, end = self.next_token(pos)
-            if kind == "eof":
-                return end
-            word = self.text[start:end]
-            if word in _CLOSERS:
-                expected.append(_CLOSERS[word])
-            elif word == expected[-1]:
-                expected.pop()
-            pos = end
-        return pos
+        text = self.text
+        before = _blank_before(text, start)
+        if not _ends_with(text, before, "("):
+            return
+        before = _blank_before(text, before - 1)
+        if not _ends_with(text, before, "decide") or (
+            before > 6 and _REST_CHAR.match(text, before - 7)
+        ):
+            return
+        assign, _, after = self.next_text(end)
+        if assign == ":=" and self.next_text(after)[0] != "{":
+            rule = FORMS["decide (config := …)"]
+            self.add(start, rule.construct, rule.message)
 
     def attributes(self, pos: int) -> int:
         """Judge every token of an attribute list whose `[` is read; return the list's end."""
@@ -490,17 +499,14 @@ class _Scan:
             word = self.text[start:end]
             if kind == "eof" or (word == "]" and depth == 0):
                 return end
-            if word in ("[", "(", "{", "@["):
-                depth += 1
-            elif word in ("]", ")", "}"):
-                depth -= 1
+            depth += (word in _OPENERS) - (word in _CLOSERS.values())
             if kind in _WORDLIKE:
                 name = name_parts(word)[-1]
                 if name.startswith("builtin_"):
                     self.add(start, f"@[{name}]", ATTRIBUTES["builtin_…"].message)
                 elif name in ATTRIBUTES:
                     self.add(start, f"@[{name}]", ATTRIBUTES[name].message)
-            pos = end if word == "@[" else max(self.token(kind, start, end), end)
+            pos = max(self.token(kind, start, end, in_attributes=True), end)
 
 
 def scan(text: str) -> list[Violation]:
