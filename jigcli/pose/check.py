@@ -14,8 +14,9 @@ agree on the same commits):
    `spec.json` naming that id, and a `checker.py`;
 4. the pin: HEAD's `lakefile.toml` Mathlib requirement and `lake-manifest.json` agree (the
    lakefile's `rev` is the manifest's `inputRev` or `rev`, from the same git URL), and none of
-   `lean-toolchain`, the lakefile's requirements and `lake-manifest.json` changed since BASE:
-   a moved pin means green verdicts could no longer be re-derived.
+   `lean-toolchain`, the lakefile's requirements and `lake-manifest.json` changed or vanished
+   since BASE (a first pin, where BASE had none, is not a change): a moved pin means green
+   verdicts could no longer be re-derived.
 
 Default BASE: the merge base with `origin/main` when that ref exists, else `HEAD~1`.
 """
@@ -230,12 +231,16 @@ def _pins(report: CheckReport, history: History) -> None:
     if lakefile is not None and manifest is not None:
         _agree(report, lakefile, manifest)
     since = short(report.base)
-    if (before["lean-toolchain"] or b"").strip() != (after["lean-toolchain"] or b"").strip():
-        report.fail("lean-toolchain", f"the Lean pin changed since {since}: {_REDERIVE}")
-    if _requires(before["lakefile.toml"]) != _requires(after["lakefile.toml"]):
-        report.fail("lakefile.toml", f"its requirements changed since {since}: {_REDERIVE}")
-    if _json_or_bytes(before["lake-manifest.json"]) != _json_or_bytes(after["lake-manifest.json"]):
-        report.fail("lake-manifest.json", f"changed since {since}: {_REDERIVE}")
+    for name, what, comparable in (
+        ("lean-toolchain", "the Lean pin", bytes.strip),
+        ("lakefile.toml", "its requirements", _requires),
+        ("lake-manifest.json", "the locked packages", _json_or_bytes),
+    ):
+        old, new = before[name], after[name]
+        # A pin appearing where there was none is the first pin, not drift.
+        if old is not None and (new is None or comparable(old) != comparable(new)):
+            moved = "the file was removed" if new is None else f"{what} changed"
+            report.fail(name, f"{moved} since {since}: {_REDERIVE}")
 
 
 def _parsed(
@@ -304,18 +309,14 @@ def _same_url(left: str, right: Any) -> bool | None:
     return bare(left) == bare(right)
 
 
-def _requires(data: bytes | None) -> Any:
-    if data is None:
-        return None
+def _requires(data: bytes) -> Any:
     try:
         return tomllib.loads(data.decode("utf-8")).get("require")
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
         return data  # unreadable: compared as bytes (and reported by `_parsed` at HEAD)
 
 
-def _json_or_bytes(data: bytes | None) -> Any:
-    if data is None:
-        return None
+def _json_or_bytes(data: bytes) -> Any:
     try:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):

@@ -156,7 +156,9 @@ def test_a_moved_manifest_pin_fails(verifier):
     _edit_json(verifier, "lake-manifest.json", lambda d: _mathlib(d).update(rev="0" * 40))
     verifier.commit("Bump", "lake-manifest.json")
     failures = _failures(check(Repo(verifier.root), base))
-    assert failures["lake-manifest.json"].startswith(f"changed since {base[:7]}")
+    assert failures["lake-manifest.json"].startswith(
+        f"the locked packages changed since {base[:7]}"
+    )
     assert "re-derived" in failures["lake-manifest.json"]
 
 
@@ -175,6 +177,23 @@ def test_a_lakefile_pin_the_manifest_does_not_lock_fails_twice(verifier):
     failures = _failures(check(Repo(verifier.root), base))
     assert "lakefile.toml asks for 'v4.34.0'" in failures["lake-manifest.json"]
     assert failures["lakefile.toml"].startswith("its requirements changed")
+
+
+def test_a_removed_pin_file_fails(verifier):
+    base = _base(verifier)
+    (verifier.root / "lean-toolchain").unlink()
+    verifier.commit("Unpin Lean", "lean-toolchain")
+    assert _failures(check(Repo(verifier.root), base))["lean-toolchain"].startswith(
+        "the file was removed since"
+    )
+
+
+def test_a_first_pin_is_not_drift(verifier):
+    (verifier.root / "lean-toolchain").unlink()
+    base = verifier.commit("No Lean pin yet", "lean-toolchain")
+    verifier.write("lean-toolchain", "leanprover/lean4:v4.33.0\n")
+    verifier.commit("Pin Lean", "lean-toolchain")
+    assert check(Repo(verifier.root), base).ok
 
 
 def test_an_unrelated_lakefile_edit_is_not_a_pin_change(verifier):
