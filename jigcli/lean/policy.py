@@ -287,7 +287,7 @@ _SKIP = re.compile(
             _GUARD + SKIP_PARTS["comment"],
             SKIP_PARTS["string"],
             _GUARD + SKIP_PARTS["char"],
-            SKIP_PARTS["name"],
+            SKIP_PARTS["name"] + "(?!\\.«)",  # a name with `«»` parts is left to the lexer
             rf"#(?!{_HOT_COMMANDS})[A-Za-z_][A-Za-z0-9_!?]*+",
         )
     )
