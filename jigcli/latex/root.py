@@ -115,15 +115,10 @@ def inclusions(source: Path, root_dir: Path) -> list[Inclusion]:
         if match.group("cmd"):
             command = match.group("cmd")
             name = (match.group("braced") or match.group("bare") or "").strip()
-            base = source.parent if command == "subfile" else root_dir
-            target = _resolve(name, base, force_tex=command == "include")
-            if target is None and command == "subfile":
-                target = _resolve(name, root_dir, force_tex=False)
         else:
             command = match.group("icmd")
             name = (match.group("dir") + match.group("file")).strip()
-            base = source.parent if command == "subimport" else root_dir
-            target = _resolve(name, base, force_tex=False)
+        target = resolve_inclusion(command, name, source, root_dir)
         if name:
             found.append(Inclusion(source, line, command, name, target))
     return found
