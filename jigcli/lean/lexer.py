@@ -8,16 +8,20 @@ whether a word is code are fixed by `Lean.Parser.Basic` at v4.33.0, and this mod
   the opening `/-`, so a comment body starts three characters in; `/--` is a doc comment and
   `/-!` a module doc, and both nest the same way;
 * a string is `"…"` with the escapes `\\\\ \\" \\' \\n \\t \\r`, `\\xHH`, `\\uHHHH` and gaps
-  (`\\` newline, then blanks on the same next line); a raw string is `r"…"`, `r#"…"#`,
+  (`\\`, a newline, blanks without a second newline); a raw string is `r"…"`, `r#"…"#`,
   `r##"…"##`, … closed by the first `"` followed by as many `#` as it opened with;
 * a char literal `'c'` / `'\\n'` starts only where a token starts: the `'` in `h'` or `f''`
   belongs to the identifier, and `''` is a symbol (Mathlib's image notation);
 * an identifier is dot-separated parts, each `«anything but »»` or an identifier-start character
   (ASCII letter, `_`, Lean's letter-like ranges: Greek but λ Π Σ, ℕ-style letter-like symbols,
   Latin-1 and Latin Extended-A letters, mathematical script) followed by identifier characters
-  (those, ASCII digits, `_ ' ! ?` and sub/superscript letters and digits). `Foo.sorry` and
+  (those, ASCII digits, `_ ' ! ?` and subscript letters and digits). `Foo.sorry` and
   `partial_sum` are single identifiers; `«sorry»` is an identifier that merely spells a keyword;
-* `` `name `` is a name literal; `#word` is a command token (`#eval`, `#check`).
+* `` `name `` is a name literal; `#word` is a command token (`#eval`, `#check`);
+* a symbol is one character, except `MULTI_SYMBOLS`: those ending in `'` (`''`, `⁻¹'`, `∑'`, …,
+  which Lean reads whole), `@[` and `:=`. None ends in `-` or `/`, so `--` and `/-` always open
+  a comment here; Lean's token table, which imports extend, could read `x <|--` otherwise, and
+  the policy refuses a comment glued to an operator for that reason.
 
 The public API, for the policy scan and for readers of declarations:
 
