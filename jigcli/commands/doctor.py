@@ -1,11 +1,95 @@
-"""`jig doctor`: not built yet (issue #2)."""
+"""`jig doctor`: what this machine has for each verifier, and what to do about what is missing.
+
+Three sections, each reported by the part that owns it: Lean (`jigcli.lean.backend`), the
+certificate sandbox (`jigcli.certificates.sandbox`), TeX (`jigcli.latex.compile`). Exit 0
+only when all three are ready; the report says, per section, what is missing.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from jigcli.commands._unbuilt import refuse
+from jigcli.console import emit_json, out
+from jigcli.errors import RepoNotFound
+from jigcli.repo import Repo
+from jigcli.verdict import REASONS
+
+GET_LEAN = REASONS["toolchain_missing"].next
+
+NO_REPO = "no verifier repo here (no lakefile.toml above the working directory); pass --root DIR"
+NO_SANDBOX = "no isolation route works: install bubblewrap (apt-get install bubblewrap)"
+NO_TEX = "no pdflatex: install texlive-latex-base, texlive-latex-recommended and latexmk"
 
 
-def run(*args: Any, **kwargs: Any) -> int:
-    refuse("doctor", 2)
+def run(*, as_json: bool, root: Path | None) -> int:
+    report = gather(root)
+    if as_json:
+        emit_json(report)
+    else:
+        _show(report)
+    return 0 if report["ready"] else 1
+
+
+def gather(root: Path | None) -> dict[str, Any]:
+    """The whole report: one section per verifier family, and the problems to fix."""
+    from jigcli.certificates.sandbox import describe as describe_sandbox
+    from jigcli.latex.compile import describe as describe_tex
+
+    lean = _lean_section(root)
+    sandbox = describe_sandbox()
+    tex = describe_tex()
+    problems = [
+        f"Lean: {lean['problem']}. {GET_LEAN}" if not lean["ready"] else None,
+        f"sandbox: {NO_SANDBOX}" if sandbox["chosen"] is None else None,
+        f"TeX: {NO_TEX}" if not tex["ready"] else None,
+    ]
+    found = [problem for problem in problems if problem]
+    return {"lean": lean, "sandbox": sandbox, "tex": tex, "ready": not found, "problems": found}
+
+
+def _lean_section(root: Path | None) -> dict[str, Any]:
+    from jigcli.lean.backend import describe as describe_lean
+
+    try:
+        repo = Repo.locate(root)
+    except RepoNotFound:
+        return {"repo": None, "ready": False, "problem": NO_REPO}
+    return {"repo": str(repo.root), **describe_lean(repo)}
+
+
+def _show(report: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    from jigcli.verifiers.render import mark
+
+    console = out()
+
+    def row(ok: bool, name: str, words: str) -> None:
+        console.print(
+            f"  {mark('ok' if ok else 'pending')} {escape(name.ljust(16))} {escape(words)}"
+        )
+
+    lean = report["lean"]
+    console.print("[bold]Lean[/]" + (f"  [dim]{escape(lean['repo'])}[/]" if lean["repo"] else ""))
+    for name, path in lean.get("programs", {}).items():
+        version = lean.get("versions", {}).get(name)
+        row(path is not None, name, f"{path}  {version or ''}".strip() if path else "not found")
+    pins = lean.get("pins")
+    if pins:
+        pinned = f"{pins['lean_toolchain']} · Mathlib {pins['mathlib_rev']}"
+        console.print(f"  pins: {escape(pinned)}")
+    cache = lean.get("mathlib_cache")
+    if cache:
+        row(cache["present"], "Mathlib cache", cache["path"] if cache["present"] else "missing")
+    console.print("[bold]Sandbox[/] (certificate checkers)")
+    for route in report["sandbox"]["routes"]:
+        chosen = " (used)" if route["name"] == report["sandbox"]["chosen"] else ""
+        row(route["ok"], route["name"], f"works{chosen}" if route["ok"] else route["why"] or "")
+    console.print(f"[bold]TeX[/] (builder: {escape(report['tex']['builder'])})")
+    for name, program in report["tex"]["programs"].items():
+        row(program["path"] is not None, name, program["version"] or "not found")
+    if report["ready"]:
+        console.print("[green]Ready.[/]")
+    for problem in report["problems"]:
+        console.print(f"[bold]Missing:[/] {escape(problem)}")
