@@ -1,0 +1,71 @@
+"""The typer-free `jig verify` path parses exactly as the typer app does, or defers to it."""
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from jigcli import fastpath
+from jigcli.cli import app
+
+AGREED = [
+    ["verify", "m.json"],
+    ["verify", "m.json", "--json"],
+    ["verify", "--json", "m.json", "--lane", "heavy", "--timeout", "30"],
+    ["verify", "m.json", "--timeout=2.5", "--statement=C001", "--out", "v.json"],
+    ["verify", "m.json", "--allow-no-netns", "--root", "repo"],
+    ["--root", "global", "verify", "m.json"],
+    ["--root", "global", "verify", "m.json", "--root", "local"],
+    ["verify", "m.json", "--lane", "turbo"],  # run() refuses the lane, for both paths
+    ["verify", "m.json", "--statement", "a=b"],
+]
+DEFERRED = [
+    ["verify"],
+    ["verify", "--help"],
+    ["verify", "a.json", "b.json"],
+    ["verify", "m.json", "--timeout", "0.5"],
+    ["verify", "m.json", "--timeout", "soon"],
+    ["verify", "m.json", "--timeout", "nan"],
+    ["verify", "m.json", "--lane"],
+    ["verify", "m.json", "--statement", "--json"],
+    ["verify", "m.json", "--bogus"],
+    ["verify", "m.json", "--json=1"],
+    ["verify", "--", "-m.json"],
+    ["--version"],
+    ["selftest"],
+    ["--root"],
+]
+
+
+def _through_typer(argv, monkeypatch):
+    seen = {}
+
+    def capture(manifest, **kwargs):
+        seen.update(manifest=manifest, **kwargs)
+        return 0
+
+    monkeypatch.setattr("jigcli.commands.verify.run", capture)
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    return seen
+
+
+@pytest.mark.parametrize("argv", AGREED)
+@pytest.mark.parametrize("allow_env", [None, "1", "0"])
+def test_the_fast_path_passes_what_typer_passes(argv, allow_env, monkeypatch):
+    if allow_env is None:
+        monkeypatch.delenv("JIG_ALLOW_NO_NETNS", raising=False)
+    else:
+        monkeypatch.setenv("JIG_ALLOW_NO_NETNS", allow_env)
+    env = {} if allow_env is None else {"JIG_ALLOW_NO_NETNS": allow_env}
+    assert fastpath.verify_arguments(argv, env) == _through_typer(argv, monkeypatch)
+
+
+@pytest.mark.parametrize("argv", DEFERRED)
+def test_anything_else_is_left_to_typer(argv):
+    assert fastpath.verify_arguments(argv, {}) is None
+
+
+def test_the_fast_path_knows_exactly_the_options_typer_declares():
+    command = typer.main.get_command(app).commands["verify"]  # type: ignore[attr-defined]
+    declared = {name for param in command.params for name in param.opts if name.startswith("-")}
+    assert declared - {"-h", "--help"} == set(fastpath.VALUE_OPTIONS) | set(fastpath.FLAGS)
