@@ -2,8 +2,9 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
-from conftest import REPO
+REPO = Path(__file__).resolve().parents[2]
 
 
 def doctor(*args, cwd=REPO, env=None):
