@@ -150,6 +150,14 @@ def through_bubblewrap() -> Runner:
 
 
 @pytest.fixture
+def sandboxed() -> None:
+    """Skip, with each route's reason, where no isolation route can run a checker here."""
+    python = sandbox.default_python()
+    if sandbox.choose(python) is None:
+        pytest.skip("no isolation route works here: " + sandbox.refusal(python))
+
+
+@pytest.fixture
 def survivors(pid_alive: Callable[[int], bool]) -> Callable[[str], list[int]]:
     """Live host processes whose command line carries `token`."""
 

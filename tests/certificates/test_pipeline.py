@@ -60,7 +60,7 @@ def _verify(root: Path, manifest: Path, **options) -> dict:
     return verdict
 
 
-def test_an_accepted_witness_is_green_with_every_certificate_field(root):
+def test_an_accepted_witness_is_green_with_every_certificate_field(sandboxed, root):
     folder = _problem(root)
     (folder / "submissions" / "x.witness").write_text("hello\n")
     verdict = _verify(root, _submission(folder, "x.witness"))
@@ -91,7 +91,7 @@ def test_an_accepted_witness_is_green_with_every_certificate_field(root):
     assert {"probe", "checker", "total"} <= set(verdict["timings_sec"])
 
 
-def test_a_rejected_witness_is_red_with_the_checkers_reason(root):
+def test_a_rejected_witness_is_red_with_the_checkers_reason(sandboxed, root):
     folder = _problem(root, "read_canary.py")
     (folder / "submissions" / "x.witness").write_text(json.dumps({"path": "/nonexistent"}))
     verdict = _verify(root, _submission(folder, "x.witness"))
@@ -100,7 +100,7 @@ def test_a_rejected_witness_is_red_with_the_checkers_reason(root):
     assert verdict["elaborated_term_hash"] is None
 
 
-def test_a_checker_crash_is_red_and_not_actionable(root):
+def test_a_checker_crash_is_red_and_not_actionable(sandboxed, root):
     folder = _problem(root, "nonzero_exit.py")
     (folder / "submissions" / "x.witness").write_text("w")
     verdict = _verify(root, _submission(folder, "x.witness"))
@@ -136,7 +136,7 @@ def test_a_witness_symlink_out_of_the_folder_is_refused(root, tmp_path_factory):
     assert "secret" not in json.dumps(verdict["checks"])
 
 
-def test_a_witness_symlink_inside_the_folder_is_followed(root):
+def test_a_witness_symlink_inside_the_folder_is_followed(sandboxed, root):
     folder = _problem(root)
     (folder / "submissions" / "real.witness").write_text("inside")
     (folder / "submissions" / "link.witness").symlink_to("real.witness")
@@ -179,7 +179,7 @@ def test_a_broken_spec_is_the_problems_fault_not_the_submitters(root):
     assert "its poser must fix it" in verdict["detail"]
 
 
-def test_a_spec_asking_for_absurd_limits_runs_clamped_to_the_lane(root):
+def test_a_spec_asking_for_absurd_limits_runs_clamped_to_the_lane(sandboxed, root):
     absurd = {
         "wall_sec": 10**9,
         "cpu_sec": 10**9,
@@ -199,7 +199,7 @@ def test_a_spec_asking_for_absurd_limits_runs_clamped_to_the_lane(root):
     assert heavy["limits"]["cpu_sec"] == LANES["heavy"].ceiling.cpu_sec
 
 
-def test_the_environment_of_jig_never_reaches_the_verdict(root, monkeypatch):
+def test_the_environment_of_jig_never_reaches_the_verdict(sandboxed, root, monkeypatch):
     monkeypatch.setenv("JIG_TEST_SECRET", "env-secret-91b0")
     folder = _problem(root, "leak_environment.py")
     (folder / "submissions" / "x.witness").write_text("w")
@@ -220,7 +220,7 @@ def test_no_sandbox_is_red_unless_allowed_and_then_records_none(root, monkeypatc
     assert (allowed["verdict"], allowed["isolation"]) == ("green", "none")
 
 
-def test_the_verification_budget_bounds_the_checkers_wall_clock(root):
+def test_the_verification_budget_bounds_the_checkers_wall_clock(sandboxed, root):
     folder = _problem(root, "sleep_past_wall.py", limits={**LIMITS, "wall_sec": 60})
     (folder / "submissions" / "x.witness").write_text("w")
     options = VerifyOptions(timeout=1.5)
@@ -233,7 +233,7 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def test_paths_in_the_verdict_are_repo_relative(root):
+def test_paths_in_the_verdict_are_repo_relative(sandboxed, root):
     folder = _problem(root)
     (folder / "submissions" / "x.witness").write_text("w")
     verdict = _verify(root, _submission(folder, "x.witness"))
