@@ -170,8 +170,13 @@ def append_step_summary(results: Sequence[Result], *, verified: int, scope: str)
     target = os.environ.get("GITHUB_STEP_SUMMARY")
     if not target:
         return
-    with open(target, "a", encoding="utf-8") as summary:
-        summary.write(markdown(results, verified=verified, scope=scope))
+    try:
+        with open(target, "a", encoding="utf-8") as summary:
+            summary.write(markdown(results, verified=verified, scope=scope))
+    except OSError as error:  # the summary is a courtesy; the verdicts are what count
+        from jigcli.console import say_error
+
+        say_error(f"could not append to GITHUB_STEP_SUMMARY ({target}): {error.strerror}")
 
 
 def markdown(results: Sequence[Result], *, verified: int, scope: str) -> str:

@@ -240,3 +240,11 @@ def test_the_cli_turns_allow_no_netns_into_the_option(repo_root, fake, monkeypat
     monkeypatch.chdir(repo_root)
     CliRunner().invoke(app, ["selftest", "--allow-no-netns", "--timeout", "5", "--no-cache"])
     assert {(c.options.allow_no_netns, c.options.timeout) for c in fake.calls} == {(True, 5.0)}
+
+
+def test_an_unwritable_step_summary_is_a_warning_not_a_failure(
+    repo_root, fake, capsys, monkeypatch
+):
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(repo_root / "no-such-dir" / "summary.md"))
+    assert selftest(repo_root) == 0
+    assert "could not append to GITHUB_STEP_SUMMARY" in capsys.readouterr().err

@@ -166,3 +166,11 @@ def test_without_a_cache_everything_is_verified_every_time(repo_root, kit, fake_
     run(repo_root)
     run(repo_root)
     assert len(fake_verify.calls) == 2
+
+
+def test_a_work_dir_that_cannot_be_made_is_a_red_verifier_error(repo_root, kit, fake_verify):
+    kit.certificate_manifest(repo_root, "C001", "w")
+    (repo_root / ".jig").write_text("a file where jig's folder should be")
+    [outcome] = run(repo_root).values()
+    assert (outcome.document["verdict"], outcome.document["reason"]) == ("red", "verifier_error")
+    assert "work dir" in outcome.document["detail"] and fake_verify.calls == []
