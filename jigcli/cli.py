@@ -8,14 +8,13 @@ pay for LaTeX or git imports. Every `JigError` is turned into one line and an ex
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 
 from jigcli import __version__
-from jigcli.errors import JigError
+from jigcli.errors import guarded
 
 app = typer.Typer(
     name="jig",
@@ -374,22 +373,4 @@ def doctor(json_out: JsonOpt = False, root: RootOpt = None) -> None:
 
 
 def main() -> None:
-    try:
-        app()
-    except JigError as error:
-        from jigcli.console import say_error
-
-        say_error(error.message)
-        sys.exit(error.exit_code)
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except Exception as error:  # a bug in jig, not the user's doing: say so in one line
-        if os.environ.get("JIG_DEBUG") == "1":
-            raise
-        from jigcli.console import say_error
-
-        say_error(
-            f"internal error ({type(error).__name__}: {error}); rerun with JIG_DEBUG=1 "
-            "for the traceback and report it."
-        )
-        sys.exit(3)
+    guarded(app)

@@ -6,6 +6,11 @@ as `jig: <message>` and exits with `exit_code`. Anything else that escapes is a 
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
 
 class JigError(Exception):
     """A failure the user can act on. `str(error)` is the sentence shown to them."""
@@ -31,3 +36,29 @@ class NotBuiltYet(JigError):
     """A command registered on the CLI whose implementation has not landed."""
 
     exit_code = 2
+
+
+def guarded(call: Callable[[], int | None]) -> NoReturn:
+    """The one error boundary of every entry point: run `call` and exit with its code.
+
+    A `JigError` becomes `jig: <sentence>` and its exit code; a bug becomes one line naming
+    it (with `JIG_DEBUG=1` for the traceback) and exit 3; Ctrl-C exits 130.
+    """
+    from jigcli.console import say_error
+
+    try:
+        code = call()
+    except JigError as error:
+        say_error(error.message)
+        sys.exit(error.exit_code)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as error:  # a bug in jig, not the user's doing: say so in one line
+        if os.environ.get("JIG_DEBUG") == "1":
+            raise
+        say_error(
+            f"internal error ({type(error).__name__}: {error}); rerun with JIG_DEBUG=1 "
+            "for the traceback and report it."
+        )
+        sys.exit(3)
+    sys.exit(code or 0)

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from jigcli.errors import guarded
+
 # The options `jig verify` declares: those taking a value, and the flags.
 VALUE_OPTIONS = ("--statement", "--out", "--timeout", "--lane", "--root")
 FLAGS = ("--json", "--allow-no-netns")
@@ -100,29 +102,6 @@ def main() -> None:
 
         full()
         return
-    from jigcli.errors import JigError
+    from jigcli.commands.verify import run
 
-    try:
-        from jigcli.commands.verify import run
-
-        code = run(**arguments)
-    except JigError as error:  # the same one-line boundary as `jigcli.cli.main`
-        _say(error.message)
-        sys.exit(error.exit_code)
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except Exception as error:
-        if os.environ.get("JIG_DEBUG") == "1":
-            raise
-        _say(
-            f"internal error ({type(error).__name__}: {error}); rerun with JIG_DEBUG=1 "
-            "for the traceback and report it."
-        )
-        sys.exit(3)
-    sys.exit(code)
-
-
-def _say(message: str) -> None:
-    from jigcli.console import say_error
-
-    say_error(message)
+    guarded(lambda: run(**arguments))
