@@ -6,11 +6,11 @@ verdict, so `ManifestError` carries a sentence naming the field for the verdict'
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jigcli.jsondoc import JsonProblem, parse_json
 from jigcli.schemas import validate
 
 MAX_MANIFEST_BYTES = 1024 * 1024
@@ -87,15 +87,9 @@ def read_manifest(path: Path) -> Manifest:
 
 def _parse_json(raw: bytes) -> dict[str, Any]:
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ManifestError(f"the manifest is not UTF-8 (byte {exc.start})") from exc
-    except json.JSONDecodeError as exc:
-        raise ManifestError(
-            f"the manifest is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from exc
-    except RecursionError as exc:
-        raise ManifestError("the manifest nests too deeply to be read") from exc
+        data = parse_json(raw, "the manifest")
+    except JsonProblem as problem:
+        raise ManifestError(str(problem)) from problem
     if not isinstance(data, dict):
         raise ManifestError("the manifest must be a JSON object")
     return data

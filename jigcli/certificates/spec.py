@@ -10,12 +10,12 @@ instead would make a lane mismatch look like a broken problem.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from jigcli.hashing import sha256_tagged
+from jigcli.jsondoc import JsonProblem, parse_json
 from jigcli.schemas import validate
 
 SCHEMA = "conject.certificate.v1"
@@ -154,12 +154,6 @@ def read_spec(folder: Path, where: str | None = None) -> Spec:
 
 def _parse(raw: bytes, name: str) -> Any:
     try:
-        return json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise SpecError(f"{name} is not UTF-8 (byte {exc.start})") from exc
-    except json.JSONDecodeError as exc:
-        raise SpecError(
-            f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from exc
-    except RecursionError as exc:
-        raise SpecError(f"{name} nests too deeply to be read") from exc
+        return parse_json(raw, name)
+    except JsonProblem as problem:
+        raise SpecError(str(problem)) from problem

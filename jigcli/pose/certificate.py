@@ -27,7 +27,7 @@ from jigcli.certificates.spec import SCHEMA, CertLimits, clamp, lane
 from jigcli.errors import UsageError
 from jigcli.pose import PoseRefused
 from jigcli.pose.files import json_bytes, refuse_taken, write_new
-from jigcli.pose.history import open_history
+from jigcli.pose.history import history_for
 from jigcli.pose.writeonce import names_ever, names_in, reuse_problem
 from jigcli.repo import Repo
 from jigcli.schemas import validate
@@ -94,12 +94,7 @@ def pose_certificate(
     checker_source = _read(request.checker, "--checker")  # 1
     examples = [Example(request.green, "green", _read(request.green, "--green"))]
     examples += [Example(path, "red", _read(path, "--red")) for path in request.red]
-    history = open_history(repo.root)
-    if request.commit and history is None:
-        raise UsageError(
-            f"--commit needs a git repository, and {repo.root} is not in one; pose without "
-            "--commit or run `git init` first."
-        )
+    history = history_for(repo.root, commit=request.commit)
     problem_id = request.problem_id
     if not _ID.fullmatch(problem_id):  # 2
         raise PoseRefused(

@@ -169,6 +169,17 @@ def _last_line(error: Exception) -> str:
     return lines[-1].removeprefix("stderr: ").strip("'") if lines else "no message"
 
 
+def history_for(root: Path, *, commit: bool) -> History | None:
+    """`open_history`, refusing up front when `--commit` was asked outside a git repository."""
+    history = open_history(root)
+    if commit and history is None:
+        raise UsageError(
+            f"--commit needs a git repository, and {root} is not in one; pose without "
+            "--commit or run `git init` first."
+        )
+    return history
+
+
 def open_history(root: Path) -> History | None:
     """The git history of the verifier repo at `root`, or None when it is not in a git work tree."""
     from git import Repo as GitRepo

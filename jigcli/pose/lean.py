@@ -19,11 +19,10 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jigcli.errors import UsageError
 from jigcli.pose import PoseRefused
 from jigcli.pose.examples import LeanExample, example_problem, gather
 from jigcli.pose.files import refuse_taken, write_new
-from jigcli.pose.history import History, open_history
+from jigcli.pose.history import History, history_for
 from jigcli.pose.statement import (
     doc_problem,
     import_problem,
@@ -75,12 +74,7 @@ def commit_message(label: str) -> str:
 
 def pose_lean(repo: Repo, request: LeanPose, *, timeout: float = BUILD_TIMEOUT_SEC) -> Posed:
     examples = gather(request.green, request.red, request.red_reasons)  # 1
-    history = open_history(repo.root)
-    if request.commit and history is None:
-        raise UsageError(
-            f"--commit needs a git repository, and {repo.root} is not in one; pose without "
-            "--commit or run `git init` first."
-        )
+    history = history_for(repo.root, commit=request.commit)
     label = request.label
     _refuse_if(label_problem(label))  # 2
     _refuse_taken_label(repo, history, label)

@@ -1,0 +1,24 @@
+"""Reading a JSON document that a user wrote, with one sentence for each way it can be wrong."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+class JsonProblem(ValueError):
+    """The bytes are not a JSON document; `str()` says where, for the caller's own error."""
+
+
+def parse_json(raw: bytes, what: str) -> Any:
+    """The document in `raw`; `what` names it in the sentence ("the manifest", "spec.json")."""
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise JsonProblem(f"{what} is not UTF-8 (byte {exc.start})") from exc
+    except json.JSONDecodeError as exc:
+        raise JsonProblem(
+            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from exc
+    except RecursionError as exc:
+        raise JsonProblem(f"{what} nests too deeply to be read") from exc
