@@ -7,6 +7,7 @@ pay for LaTeX or git imports. Every `JigError` is turned into one line and an ex
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -14,7 +15,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from jigcli import __version__
-from jigcli.errors import guarded
+from jigcli.errors import UsageError, guarded
 
 app = typer.Typer(
     name="jig",
@@ -54,6 +55,13 @@ RootOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print exactly one JSON document.")]
 
 
+def _finite_seconds(value: float | None) -> float | None:
+    # typer's float accepts inf and nan, which no clock can count down
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a finite number of seconds; give one like 600")
+    return value
+
+
 @app.callback()
 def _main(
     root: RootOpt = None,
@@ -80,7 +88,10 @@ def verify(
     out: Annotated[Path | None, typer.Option("--out", help="Also write the verdict here.")] = None,
     json_out: JsonOpt = False,
     timeout: Annotated[
-        float, typer.Option("--timeout", help="Total wall budget in seconds.", min=1)
+        float,
+        typer.Option(
+            "--timeout", help="Total wall budget in seconds.", min=1, callback=_finite_seconds
+        ),
     ] = 1200.0,
     lane: Annotated[
         str, typer.Option("--lane", help="Certificate resource lane: default or heavy.")
@@ -129,7 +140,13 @@ def selftest(
     ] = False,
     json_out: JsonOpt = False,
     timeout: Annotated[
-        float, typer.Option("--timeout", help="Wall budget per submission in seconds.", min=1)
+        float,
+        typer.Option(
+            "--timeout",
+            help="Wall budget per submission in seconds.",
+            min=1,
+            callback=_finite_seconds,
+        ),
     ] = 1200.0,
     allow_no_netns: Annotated[
         bool, typer.Option("--allow-no-netns", help="Run checkers without isolation (dev only).")
@@ -237,7 +254,12 @@ def pose_certificate(
         list[Path] | None, typer.Option("--red", help="A witness that must be rejected.")
     ] = None,
     wall_sec: Annotated[
-        float | None, typer.Option("--wall-sec", help="Wall clock per checker run, s (default 20).")
+        float | None,
+        typer.Option(
+            "--wall-sec",
+            help="Wall clock per checker run, s (default 20).",
+            callback=_finite_seconds,
+        ),
     ] = None,
     cpu_sec: Annotated[
         int | None, typer.Option("--cpu-sec", help="CPU per checker run, s (default 10).")
@@ -373,4 +395,23 @@ def doctor(json_out: JsonOpt = False, root: RootOpt = None) -> None:
 
 
 def main() -> None:
-    guarded(app)
+    guarded(_parse_and_run)
+
+
+def _parse_and_run() -> int | None:
+    """The app, with typer's own parse errors (a missing argument, an unknown option, a
+    malformed value) said the way every jig error is: one line, `jig: …; see '… --help'.`"""
+    from typer._click.exceptions import NoArgsIsHelpError
+    from typer._click.exceptions import UsageError as ParseError
+
+    try:
+        result: int | None = app(standalone_mode=False, prog_name="jig")
+    except NoArgsIsHelpError as error:  # plain `jig` or `jig pose`: the help, as typer shows it
+        error.show()
+        return error.exit_code
+    except ParseError as error:
+        where = f"; see '{error.ctx.command_path} --help'" if error.ctx is not None else ""
+        raise UsageError(error.format_message().rstrip(".") + where + ".") from None
+    except typer.Abort:  # end of input at a prompt
+        return 1
+    return result

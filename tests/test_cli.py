@@ -1,0 +1,111 @@
+"""The typer app as a user meets it: parse errors in jig's one line, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from jigcli import cli
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _jig(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "argv", ["jig", *args])
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    captured = capsys.readouterr()
+    code = done.value.code
+    return (code if isinstance(code, int) else 0), captured.out, captured.err
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["verify"], "Missing argument 'manifest'"),
+        (["verify", "m.json", "--bogus"], "No such option: --bogus"),
+        (["verify", "m.json", "--timeout", "soon"], "'--timeout'"),
+        (["selftest", "--jobs", "0"], "'--jobs'"),
+        (["selftest", "--shard"], "'--shard' requires an argument"),
+        (["frob"], "No such command 'frob'"),
+        (["--root"], "'--root' requires an argument"),
+    ],
+)
+def test_a_parse_error_is_one_jig_line_that_points_at_help(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    says: str,
+) -> None:
+    code, out, err = _jig(monkeypatch, capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("jig: ")
+    assert says in err
+    assert "Usage:" not in err and "Traceback" not in err
+
+
+def test_a_parse_error_names_the_help_of_its_command(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _code, _out, err = _jig(monkeypatch, capsys, "verify", "m.json", "--timeout", "soon")
+    assert err.rstrip().endswith("see 'jig verify --help'.")
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e400"])
+@pytest.mark.parametrize("command", [["verify", "m.json"], ["selftest"]])
+def test_a_timeout_that_is_not_a_finite_number_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+    value: str,
+) -> None:
+    code, out, err = _jig(monkeypatch, capsys, *command, "--timeout", value)
+    assert (code, out) == (2, "")
+    assert err.startswith("jig: ") and "finite number of seconds" in err
+    assert "internal error" not in err
+
+
+def test_pose_certificate_refuses_a_wall_clock_that_is_not_finite(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    checker = tmp_path / "checker.py"
+    checker.write_text("print('CONJECT_CERT: {}')\n")
+    (tmp_path / "good.txt").write_text("1\n")
+    args = ["pose", "certificate", "C900", "--title", "t", "--statement", "s"]
+    args += ["--witness-format", "w", "--checker", str(checker)]
+    args += ["--green", str(tmp_path / "good.txt"), "--wall-sec", "nan", "--root", str(tmp_path)]
+    code, _out, err = _jig(monkeypatch, capsys, *args)
+    assert code == 2 and "finite number of seconds" in err
+    assert not (tmp_path / "Certificates").exists()
+
+
+def test_no_command_prints_the_help(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = _jig(monkeypatch, capsys)
+    assert code == 2
+    assert "Usage: jig" in err and "Commands:" in err
+
+
+def test_help_and_version_exit_zero(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _err = _jig(monkeypatch, capsys, "verify", "--help")
+    assert code == 0 and "--statement" in out
+    code, out, _err = _jig(monkeypatch, capsys, "--version")
+    assert code == 0 and out.startswith("jig ")
+
+
+def test_a_command_still_returns_its_exit_code(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    violation = REPO / "Submissions" / "S001" / "MalloryAxiom.lean"
+    code, out, _err = _jig(monkeypatch, capsys, "policy", str(violation), "--json")
+    assert code == 1
+    assert json.loads(out)["files"][0]["ok"] is False
