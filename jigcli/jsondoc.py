@@ -10,10 +10,18 @@ class JsonProblem(ValueError):
     """The bytes are not a JSON document; `str()` says where, for the caller's own error."""
 
 
+def _no_constant(name: str) -> Any:
+    # Python reads NaN and Infinity, JSON has neither; a NaN limit would compare false with
+    # every ceiling and switch the limit off instead of being clamped.
+    raise JsonProblem(f"{name} is not a JSON number")
+
+
 def parse_json(raw: bytes, what: str) -> Any:
     """The document in `raw`; `what` names it in the sentence ("the manifest", "spec.json")."""
     try:
-        return json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except JsonProblem as exc:
+        raise JsonProblem(f"{what} is not valid JSON: {exc}") from exc
     except UnicodeDecodeError as exc:
         raise JsonProblem(f"{what} is not UTF-8 (byte {exc.start})") from exc
     except json.JSONDecodeError as exc:
