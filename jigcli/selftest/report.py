@@ -102,20 +102,25 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
     for column in ("manifest", "verdict", "reason", "hash", "expected", "matched", "cached"):
         table.add_column(column, no_wrap=column != "manifest", overflow="fold")
     for r in results:
-        state = "pending" if r.skipped else "ok" if r.matched else "error"
         table.add_row(
             escape(r.case.rel),
             escape(r.verdict or "—"),
             escape(r.reason or "—"),
             hash_prefix(r),
             escape(expected(r)),
-            f"{mark(state)} {status(r)}",
+            f"{mark(_state(r))} {status(r)}",
             "cached" if r.cached else "",
         )
-    if console.is_terminal:
-        console.print(table)
-    else:  # a CI log or a pipe has no width to fit: do not cut columns to 80
+    if not console.is_terminal:  # a CI log or a pipe has no width to fit: do not cut to 80
         Console(file=console.file, width=max(console.width, 200), highlight=False).print(table)
+    elif (
+        console.measure(table, options=console.options.update_width(10_000)).maximum
+        <= console.width
+    ):
+        console.print(table)
+    else:  # a table squeezed into a narrow terminal drops the manifest column: one line each
+        for r in results:
+            console.print(result_line(r.case.rel, None, _state(r), _row_words(r)))
     shared = _shared_details(results)
     for r in results:
         for problem in r.problems if r.failed else ():
@@ -132,6 +137,19 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
                 f"{mark('error')} {number} failed {escape(_advice(reason))}{escape(said)}"
             )
     console.print(escape(summary_line(results, verified=verified, scope=scope)))
+
+
+def _state(result: Result) -> str:
+    return "pending" if result.skipped else "ok" if result.matched else "error"
+
+
+def _row_words(result: Result) -> str:
+    """A table row as words: `matched · red sorry, expected red sorry · ab12… · cached`."""
+    got = " ".join(part for part in (result.verdict, result.reason) if part) or "—"
+    parts = [status(result), f"{got}, expected {expected(result)}"]
+    parts += [hash_prefix(result)] if hash_prefix(result) else []
+    parts += ["cached"] if result.cached else []
+    return " · ".join(parts)
 
 
 def _shared_details(results: Sequence[Result]) -> dict[str, str]:
