@@ -165,7 +165,7 @@ def _shared_details(results: Sequence[Result]) -> dict[str, str]:
 def _advice(reason: str | None) -> str:
     """`(reason): what to do`, from the one table of reasons."""
     known = REASONS.get(reason or "")
-    return f"({reason}): {known.words}; {known.next}" if known else f"({reason})"
+    return f"({reason}): {known.words}. {known.next}" if known else f"({reason})"
 
 
 def summary_line(results: Sequence[Result], *, verified: int, scope: str) -> str:

@@ -75,3 +75,10 @@ def test_a_narrow_terminal_still_names_every_manifest_in_full(monkeypatch):
 def test_a_wide_terminal_gets_the_table(monkeypatch):
     text = _shown(monkeypatch, [result()], width=200)
     assert "┃ verdict" in text or "verdict ┃" in text
+
+
+def test_the_advice_for_a_skip_reads_as_sentences(monkeypatch):
+    text = _shown(monkeypatch, [result(verdict="red", reason="toolchain_missing", skipped=True)],
+                  width=200)  # fmt: skip
+    line = next(line for line in text.splitlines() if "skipped (toolchain_missing)" in line)
+    assert "; Install" not in line and "here. Install elan" in line
