@@ -219,8 +219,9 @@ def marker(output: LeanOutput, check: str, **match: Any) -> Marker | None:
 # -- recognising what an error means ----------------------------------------------------------
 
 # Elaboration budgets (`src/Lean/CoreM.lean` `throwMaxHeartbeat`: "(deterministic) timeout
-# at `whnf`, maximum number of heartbeats (200000) has been reached"; `maxRecDepth`:
-# "maximum recursion depth has been reached"). Exhausting one decides nothing.
+# at `whnf`, maximum number of heartbeats (200000) has been reached", then, in recent sources, a
+# "Note: Use `set_option maxHeartbeats …`" and a "Hint: Additional diagnostic …" paragraph;
+# `maxRecDepth`: "maximum recursion depth has been reached"). Exhausting one decides nothing.
 _BUDGET_MARKERS = (
     "maximum number of heartbeats",
     "(deterministic) timeout",

@@ -78,7 +78,13 @@ def test_markers_are_read_from_information_messages_only():
 
 def test_budget_exhaustion_is_recognised_in_any_wording_era():
     assert budget_exhausted(
-        "(deterministic) timeout at `whnf`, maximum number of heartbeats (2000) has been reached"
+        "(deterministic) timeout at `whnf`, maximum number of heartbeats (2000000) has been reached"
+    )
+    assert budget_exhausted(
+        "(deterministic) timeout at `isDefEq`, maximum number of heartbeats (2000000) has been "
+        "reached\n\nNote: Use `set_option maxHeartbeats <num>` to set the limit.\n\nHint: "
+        "Additional diagnostic information may be available using the "
+        "`set_option diagnostics true` command."
     )
     assert budget_exhausted(
         "Tactic `simp` failed with a nested error:\nmaximum recursion depth has been reached"
@@ -87,15 +93,17 @@ def test_budget_exhaustion_is_recognised_in_any_wording_era():
 
 
 def test_import_conflict_names_module_constant_and_origin():
+    # The check file imports Statements.S001 first, so the later module is the one refused
+    # (src/Lean/Environment.lean `finalizeImport` → `throwAlreadyImported`).
     conflict = import_conflict(
-        "import Statements.S001 failed, environment already contains "
-        "'Statements.S001.statement' from Submissions.S001.MalloryShadow"
+        "import Submissions.S001.MalloryShadow failed, environment already contains "
+        "'Statements.S001.statement' from Statements.S001"
     )
     assert conflict is not None
     assert (conflict.module, conflict.constant, conflict.origin) == (
-        "Statements.S001",
-        "Statements.S001.statement",
         "Submissions.S001.MalloryShadow",
+        "Statements.S001.statement",
+        "Statements.S001",
     )
 
 

@@ -273,22 +273,26 @@ def _bridge(
     mode = scenario.get("restatement")
     if mode == "mismatch":
         # Real (Lean 4.3x elaborator, recorded): "Type mismatch\n  h\nhas type\n  a\nbut is
-        # expected to have type\n  b" (capital T; older toolchains: "type mismatch").
+        # expected to have type\n  b" (capital T; older toolchains: "type mismatch"). The term
+        # is the delaborated constant: a decl with no implicit binders prints without `@`.
         submitted = scenario.get("submitted_type", "∀ (n : ℕ), Even n → Even (n * (n + 1))")
         text = (
-            f"Type mismatch\n  @{decl}\nhas type\n  {submitted}\n"
+            f"Type mismatch\n  {decl}\nhas type\n  {submitted}\n"
             f"but is expected to have type\n  {statement}"
         )
         return [_message(file, line, 40, text, "error")]
     if mode == "heartbeats":
-        # Real (src/Lean/CoreM.lean `throwMaxHeartbeat`, tagged runtime.maxHeartbeats; the
-        # count is shown divided by 1000): "(deterministic) timeout at `whnf`, maximum number
-        # of heartbeats (2000) has been reached\nUse `set_option maxHeartbeats <num>` …".
+        # Real (src/Lean/CoreM.lean `throwMaxHeartbeat`, tagged runtime.maxHeartbeats; it
+        # shows the option's value, here the check file's `set_option maxHeartbeats 2000000`
+        # (the core limit is the option × 1000, printed ÷ 1000); the limit advice is a
+        # `.note`, `useDiagnosticMsg` a `.hint'`, rendered as in #guard_msgs transcripts of
+        # recent toolchains): "(deterministic) timeout at `whnf`, maximum number of heartbeats
+        # (2000000) has been reached\n\nNote: Use `set_option maxHeartbeats <num>` …\n\nHint: …".
         text = (
-            "(deterministic) timeout at `whnf`, maximum number of heartbeats (2000) has been "
-            "reached\nUse `set_option maxHeartbeats <num>` to set the limit.\n\nAdditional "
-            "diagnostic information may be available using the `set_option diagnostics true` "
-            "command."
+            "(deterministic) timeout at `whnf`, maximum number of heartbeats (2000000) has been "
+            "reached\n\nNote: Use `set_option maxHeartbeats <num>` to set the limit.\n\nHint: "
+            "Additional diagnostic information may be available using the "
+            "`set_option diagnostics true` command."
         )
         return [_message(file, line, 40, text, "error", kind="runtime.maxHeartbeats")]
     return []
@@ -331,12 +335,15 @@ def _leanchecker(argv: list[str], scenario: dict[str, Any]) -> int:
     module = argv[-1] if argv else "?"
     if scenario.get("replay", "ok") == "rejected":
         # Real (recorded): "leanchecker found a problem in Candidate\nuncaught exception:
-        # while replaying declaration 'smuggled':\n(kernel) declaration type mismatch, …", exit 1.
-        print(f"leanchecker found a problem in {module}")
-        print(f"uncaught exception: while replaying declaration '{module}.proof':")
+        # while replaying declaration 'smuggled':\n(kernel) declaration type mismatch, …", exit 1;
+        # all of it on stderr (src/LeanChecker.lean: `IO.eprintln` then the rethrown error,
+        # which the runtime prints as "uncaught exception: …").
+        print(f"leanchecker found a problem in {module}", file=sys.stderr)
+        print(f"uncaught exception: while replaying declaration '{module}.proof':", file=sys.stderr)
         print(
             f"(kernel) declaration type mismatch, '{module}.proof' has type\n  True\n"
-            "but it is expected to have type\n  False"
+            "but it is expected to have type\n  False",
+            file=sys.stderr,
         )
         return 1
     # Real: exit 0 and nothing printed.
