@@ -161,7 +161,7 @@ def test_lean_without_toolchain_is_skipped_and_passes(repo_root, fake, capsys):
     assert selftest(repo_root) == 0
     shown = capsys.readouterr().out
     assert "1 matched, 0 failed, 2 skipped" in shown
-    assert "2 skipped (toolchain_missing): no matching Lean toolchain here; Install elan" in shown
+    assert "2 skipped (toolchain_missing): no matching Lean toolchain here. Install elan" in shown
 
 
 def test_no_sandbox_fails_and_says_once_what_to_do(repo_root, fake, capsys):
@@ -169,7 +169,7 @@ def test_no_sandbox_fails_and_says_once_what_to_do(repo_root, fake, capsys):
     assert selftest(repo_root) == 1
     shown = capsys.readouterr().out
     assert f"{W}: ● expected red `invalid_witness`, got red `sandbox_unavailable`\n" in shown
-    assert "1 failed (sandbox_unavailable): no sandbox is available here; Install" in shown
+    assert "1 failed (sandbox_unavailable): no sandbox is available here. Install" in shown
     assert shown.count("bubblewrap: not installed") == 1  # the machine's story, told once
 
 
