@@ -39,6 +39,7 @@ and Lean's whole output are kept as evidence under `<repo>/.jig/lean-check/`.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +63,8 @@ LEAN_BUDGET_SEC = 1200.0
 SORRY_WARNING = "declaration uses"
 NOT_FORMALIZED = "not formalized yet"
 NOT_SET_UP = "no Lean to check it with here (the summary says how to set it up)"
+# `Lean.mkPrivateName`: `_private` ++ module ++ the numeric component 0 ++ the user's name.
+_PRIVATE_PREFIX = re.compile(r"^_private\.(?:.*?\.)?0\.")
 
 
 @dataclass(frozen=True)
@@ -264,7 +267,7 @@ def _read_answers(
     printed: dict[str, tuple[str, ...]] = {}
     for message in output.messages:
         for report in parse_print_axioms(message.data):
-            printed[report.decl] = report.axioms
+            printed[_user_name(report.decl)] = report.axioms
     outcomes = {}
     for line, name in print_lines.items():
         decl = lean.by_full_name(name)
@@ -280,6 +283,13 @@ def _read_answers(
         else:
             outcomes[name] = _by_axioms(lean, decl, printed[name], output)
     return outcomes
+
+
+def _user_name(printed: str) -> str:
+    """The name a `#print axioms` answer is about, as the paper's .lean spells it: Lean prints
+    a `private` declaration by its real name `_private.<module>.0.<name>` and escapes parts
+    that are not identifiers with «»."""
+    return plain_name(_PRIVATE_PREFIX.sub("", printed))
 
 
 def _by_axioms(

@@ -150,6 +150,16 @@ def test_an_axiom_the_file_does_not_declare_is_not_proved(
     assert "native computation (Lean.ofReduceBool)" in proved["words"]
 
 
+def test_a_private_declaration_is_read_under_the_name_lean_prints(
+    paper: Path, standin: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lean = paper.with_suffix(".lean")
+    lean.write_text(lean.read_text().replace("theorem proved", "private theorem proved"))
+    standin.scenario({**SCENARIO, "private": ["Check.proved"]})
+    _, document = _json(capsys, paper)
+    assert _verdicts(document)["thm:proved"] == ("proved", "ok")
+
+
 def test_an_unknown_blueprint_name_is_an_error(
     paper: Path, standin: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:

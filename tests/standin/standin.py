@@ -21,6 +21,7 @@ Scenario fields (all optional):
   axioms             what `#print axioms` lists for the decl (default [propext]); a list for
                      every decl, or {decl: list} per decl (a decl it leaves out: [propext])
   unknown            decls `#print axioms` answers "Unknown constant" for
+  private            decls `#print axioms` names by their private name `_private.….0.<decl>`
   messages           what Lean said while elaborating the file's own lines, printed first:
                      [{"line", "column", "severity", "data", "kind"?}] (e.g. a
                      "declaration uses `sorry`" warning or an error inside a declaration)
@@ -302,12 +303,15 @@ def _print_axioms(decl: str, scenario: dict[str, Any]) -> str:
     # Real (src/Lean/Elab/Print.lean `printAxiomsOf`): "'d' does not depend on any axioms" or
     # "'d' depends on axioms: [a, b]" (recorded 4.33.0 transcript, e.g.
     # "'SorryLab.compiled' depends on axioms: [SorryLab.compiled._native.native_decide.ax_1_1]").
+    # A `private` declaration is printed under its real name, e.g. "'_private._stdin.0.Test.x'
+    # depends on axioms: […]" (recorded `lake env lean` transcript).
     axioms = scenario.get("axioms", ["propext"])
     if isinstance(axioms, dict):
         axioms = axioms.get(decl, ["propext"])
+    shown = f"_private._stdin.0.{decl}" if decl in scenario.get("private", []) else decl
     if not axioms:
-        return f"'{decl}' does not depend on any axioms"
-    return f"'{decl}' depends on axioms: [{', '.join(axioms)}]"
+        return f"'{shown}' does not depend on any axioms"
+    return f"'{shown}' depends on axioms: [{', '.join(axioms)}]"
 
 
 def _term(
