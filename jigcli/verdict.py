@@ -264,5 +264,9 @@ class Verdict:
     def write(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.dumps() + "\n", encoding="utf-8")
-        tmp.replace(path)
+        try:
+            tmp.write_text(self.dumps() + "\n", encoding="utf-8")
+            tmp.replace(path)
+        except OSError:  # a folder in the way, a full disk: leave nothing half-written behind
+            tmp.unlink(missing_ok=True)
+            raise

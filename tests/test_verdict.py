@@ -53,3 +53,13 @@ def test_green_verdict_is_schema_valid():
     verdict = Verdict(elaborated_term_hash="sha256:" + "0" * 64)
     verdict.record("build", True, "ok")
     assert validate(verdict.finish().to_json(), "verdict") == []
+
+
+def test_a_write_that_fails_leaves_no_temporary_file_behind(tmp_path):
+    target = tmp_path / "taken"
+    target.mkdir()
+    verdict = Verdict()
+    verdict.fail("verifier_error", "x")
+    with pytest.raises(OSError):
+        verdict.write(target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]

@@ -10,6 +10,8 @@ from jigcli.repo import Repo
 from jigcli.verdict import REASONS, Verdict
 from jigcli.verify import VerifyOptions, verify
 
+VERIFIER = "submission"  # the registry's verifier behind `jig verify`
+
 
 def run(
     manifest: Path,
@@ -22,10 +24,17 @@ def run(
     allow_no_netns: bool,
     root: Path | None,
 ) -> int:
+    if manifest.is_dir():
+        raise UsageError(
+            f"{manifest} is a folder; pass one submission's .json "
+            f"(jig selftest {manifest} checks every example in it)."
+        )
     if not manifest.is_file():
         raise UsageError(f"{manifest}: no such manifest; pass the path of a submission's .json.")
     if lane not in ("default", "heavy"):
         raise UsageError(f"--lane {lane!r} is not a lane; use default or heavy.")
+    if out is not None and out.is_dir():
+        raise UsageError(f"{out} is a folder; pass --out the path of a file to write.")
     repo = _repo_for(manifest, root)
     options = VerifyOptions(
         statement_id=statement_id, timeout=timeout, lane=lane, allow_no_netns=allow_no_netns
@@ -58,19 +67,25 @@ def _write(verdict: Verdict, path: Path) -> None:
 
 
 def show(verdict: Verdict) -> None:
-    """The verdict for a person: what, why, each check with its mark, what next, evidence."""
+    """The verdict for a person: what, why, each check with its mark, what next, evidence.
+
+    The verdict's words and mark come from the registry's `submission` verifier, like every
+    other command's; a check that failed says so in words, so no meaning rests on colour.
+    """
     from rich.markup import escape
 
+    from jigcli.verifiers.registry import verdict_words, verifier_status
     from jigcli.verifiers.render import mark
 
     console = out()
     document = verdict.to_json()
     reason = document["reason"]
-    colour = "green" if verdict.green else "red"
-    console.print(
-        f"[bold {colour}]{verdict.verdict.upper()}[/] {escape(reason)} — "
-        f"{escape(REASONS[reason].words)}"
+    headline = f"{mark(verifier_status(VERIFIER, verdict.verdict))} " + escape(
+        verdict_words(VERIFIER, verdict.verdict)
     )
+    if not verdict.green:
+        headline += escape(f": {reason} — {REASONS[reason].words}")
+    console.print(headline)
     subject = " · ".join(
         str(part) for part in (verdict.submission, verdict.statement_id, verdict.decl) if part
     )
@@ -80,7 +95,8 @@ def show(verdict: Verdict) -> None:
     width = max((len(name) for name in verdict.checks), default=0)
     for name, check in verdict.checks.items():
         status = {True: "ok", False: "error", None: "pending"}[check.ok]
-        console.print(f"  {mark(status)} {escape(name.ljust(width))}  {escape(check.detail)}")
+        said = f"failed: {check.detail}" if check.ok is False else check.detail
+        console.print(f"  {mark(status)} {escape(name.ljust(width))}  {escape(said)}")
     if verdict.elaborated_term_hash:
         console.print(f"  term hash {verdict.elaborated_term_hash}")
     if not verdict.green:

@@ -72,7 +72,7 @@ def test_every_certificate_example_meets_its_expectation(manifest):
 def test_the_human_verdict_names_the_route_and_the_checks():
     done = _jig(f"{C001}/off-by-one.json")
     assert done.returncode == 1
-    assert "RED invalid_witness" in done.stdout
+    assert "Red · does not prove the canonical statement: invalid_witness" in done.stdout
     assert "isolation" in done.stdout and "not 42" in done.stdout
 
 

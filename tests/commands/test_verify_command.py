@@ -44,7 +44,7 @@ def jig(repo, *args: str) -> subprocess.CompletedProcess[str]:
 def test_green_exits_zero_and_says_why(standin, repo):
     done = jig(repo, "verify", ALICE)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.startswith("GREEN ok")
+    assert done.stdout.startswith("● Green · proves the canonical statement\n")
     assert "check_file: .jig/work/" in done.stdout
 
 
@@ -52,8 +52,16 @@ def test_red_exits_one_and_says_what_next(standin, repo):
     standin.scenario({"axioms": ["propext", "sorryAx"]})
     done = jig(repo, "verify", ALICE)
     assert done.returncode == 1
-    assert done.stdout.startswith("RED sorry")
+    assert done.stdout.startswith("● Red · does not prove the canonical statement: sorry — ")
     assert "Next:" in done.stdout
+
+
+def test_a_failed_check_says_failed_in_words_not_only_in_colour(standin, repo):
+    standin.scenario({"axioms": ["propext", "sorryAx"]})
+    lines = jig(repo, "verify", ALICE).stdout.splitlines()
+    axioms = next(line for line in lines if line.strip().startswith("● axioms"))
+    manifest = next(line for line in lines if line.strip().startswith("● manifest"))
+    assert "failed: " in axioms and "failed" not in manifest
 
 
 def test_json_prints_exactly_one_valid_verdict(standin, repo):
@@ -93,3 +101,18 @@ def test_without_lean_the_verdict_is_toolchain_missing(standin, repo):
     document = json.loads(done.stdout)
     assert (done.returncode, document["reason"]) == (1, "toolchain_missing")
     assert document["checks"]["static_policy"]["ok"] is True
+
+
+def test_out_naming_a_folder_is_refused_before_anything_runs(standin, repo):
+    done = jig(repo, "verify", ALICE, "--out", "Submissions")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("jig: Submissions is a folder")
+    assert standin.calls() == []
+    assert not (repo / "Submissions.tmp").exists()
+
+
+def test_a_folder_is_not_a_manifest_and_the_error_says_so(standin, repo):
+    done = jig(repo, "verify", "Submissions/S001")
+    assert done.returncode == 2
+    assert done.stderr.startswith("jig: Submissions/S001 is a folder")
+    assert "jig selftest Submissions/S001" in done.stderr
