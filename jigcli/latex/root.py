@@ -185,6 +185,10 @@ def find_root(path: Path) -> Path:
 def _existing(path: Path) -> Path:
     if path.is_file():
         return path.resolve()
+    if path.is_dir():
+        roots = sorted(p for p in path.glob("*.tex") if has_documentclass(p))
+        hint = f", e.g. {roots[0]}" if roots else ""
+        raise UsageError(f"{path} is a folder; pass the paper's .tex file{hint}.")
     with_tex = path.with_name(path.name + ".tex")
     if path.suffix != ".tex" and with_tex.is_file():
         return with_tex.resolve()

@@ -74,6 +74,12 @@ def test_a_missing_file_is_a_usage_error() -> None:
         find_root(DATA / "clean" / "absent.tex")
 
 
+def test_a_folder_is_a_usage_error_that_says_it_is_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "paper.tex").write_text("\\documentclass{article}\n")
+    with pytest.raises(UsageError, match="is a folder.*paper.tex"):
+        find_root(tmp_path)
+
+
 def test_inclusions_name_their_line_command_and_file() -> None:
     root = DATA / "multifile" / "main.tex"
     found = inclusions(root, root.parent)
