@@ -76,7 +76,7 @@ def test_a_missing_file_is_a_usage_error() -> None:
 
 def test_a_folder_is_a_usage_error_that_says_it_is_a_folder(tmp_path: Path) -> None:
     (tmp_path / "paper.tex").write_text("\\documentclass{article}\n")
-    with pytest.raises(UsageError, match="is a folder.*paper.tex"):
+    with pytest.raises(UsageError, match=r"is a folder.*paper\.tex"):
         find_root(tmp_path)
 
 
