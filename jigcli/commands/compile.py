@@ -134,7 +134,11 @@ def _diagnostic_line(root: Path, diagnostic: Diagnostic) -> str:
         note = escape("note: " + diagnostic.message)
         return f"{escape(place(path, diagnostic.line))} [dim]{note}[/]"
     status = verifier_status(VERIFIER, "error" if diagnostic.severity == "error" else "warning")
-    return result_line(path, diagnostic.line, status, diagnostic.message)
+    # The severity in words too, as compilers print it: a warning and an error share one
+    # filled mark, told apart only by colour, which a log or NO_COLOR does not show.
+    return result_line(
+        path, diagnostic.line, status, f"{diagnostic.severity}: {diagnostic.message}"
+    )
 
 
 def _summary_line(result: BuildResult) -> str:

@@ -99,7 +99,9 @@ def test_human_output_is_one_path_line_per_diagnostic_then_the_verdict(
     )
     lines = capsys.readouterr().out.splitlines()
     assert code == 1
-    first = "multifile/sections/intro.tex:3: ● Undefined control sequence \\notdefinedanywhere"
+    first = (
+        "multifile/sections/intro.tex:3: ● error: Undefined control sequence \\notdefinedanywhere"
+    )
     assert lines[0] == first
     assert lines[-1].startswith("multifile/main.tex: ● LaTeX errors · 1 error")
     assert lines[-1].endswith("(see multifile/main.log)")
@@ -143,3 +145,14 @@ def test_watch_rebuilds_after_an_edit_and_ctrl_c_ends_it_cleanly(papers: Path) -
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_a_warning_line_says_warning_in_words_not_only_in_colour(
+    papers: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command.run(Path("warnings/paper.tex"), as_json=False, watch=False, no_build=False, engine=None)
+    lines = capsys.readouterr().out.splitlines()
+    assert any(
+        line.startswith("warnings/paper.tex:6: ● warning: ") and "multiply defined" in line
+        for line in lines
+    )
