@@ -379,7 +379,7 @@ def _summary(paper: Paper, rows: list[Row], answer: LeanAnswer) -> str:
     if not rows:
         return f"No statements found in {name}"
     if answer.not_set_up is not None:
-        return f"{failure_words(VERIFIER, 'not_set_up')} ({answer.not_set_up})"
+        return failure_words(VERIFIER, "not_set_up", detail=answer.not_set_up)
     if all(row.status == "ok" for row in rows):
         assumed = sum(row.outcome.verdict == "assumed" for row in rows)
         words = f"{verdict_words(VERIFIER, 'proved')} · {len(rows)} checked"

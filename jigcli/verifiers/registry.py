@@ -165,13 +165,21 @@ def verdict_words(verifier_id: str, word: str | None) -> str:
     return spec.says.get(normalized, normalized)
 
 
-def failure_words(verifier_id: str, why: Why) -> str:
-    """What a surface says when the run could not answer, by why (never a verdict)."""
+def failure_words(verifier_id: str, why: Why, *, detail: str = "") -> str:
+    """What a surface says when the run could not answer, by why (never a verdict).
+
+    A `detail` goes inside the sentence, before its full stop: "… set up here yet (no lake)."
+    """
     spec = _registry().get(verifier_id)
     label = spec.label if spec is not None else verifier_id
     if spec is not None and why in spec.failed:
-        return spec.failed[why]
-    return _DEFAULT_FAILURE_WORDS[why].format(label=label)
+        words = spec.failed[why]
+    else:
+        words = _DEFAULT_FAILURE_WORDS[why].format(label=label)
+    if not detail:
+        return words
+    stop = "." if words.endswith(".") else ""
+    return f"{words.removesuffix('.')} ({detail}){stop}"
 
 
 def glyph_rank(verifier_id: str) -> int:

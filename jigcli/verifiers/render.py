@@ -100,7 +100,5 @@ def failure_line(
     path: str, verifier: str, why: Why, *, detail: str = "", evidence: str | None = None
 ) -> str:
     """A run that could not answer: a hollow pending mark and the failure's words, no verdict."""
-    words = failure_words(verifier, why)
-    if detail:
-        words += f" ({detail})"
+    words = failure_words(verifier, why, detail=detail)
     return result_line(path, None, "pending", words, evidence=evidence)

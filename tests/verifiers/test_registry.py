@@ -127,3 +127,8 @@ def test_failure_words_use_the_specs_words_then_shared_ones_by_label(
     assert failure_words("spell-check", "unreachable") == "Couldn't reach the dictionary."
     assert failure_words("spell-check", "not_set_up") == "Spell check isn't set up here yet."
     assert "Spell check" in failure_words("spell-check", "too_big")
+
+
+def test_failure_words_with_a_detail_keep_it_inside_the_sentence(registered: VerifierSpec) -> None:
+    said = failure_words("spell-check", "not_set_up", detail="no aspell on PATH")
+    assert said == "Spell check isn't set up here yet (no aspell on PATH)."

@@ -73,3 +73,4 @@ def test_a_failure_is_a_hollow_mark_with_the_verifiers_words_not_a_verdict() -> 
     line = failure_line("paper.tex", "compile", "not_set_up", detail="pdflatex is not on PATH")
     assert mark("pending") in line
     assert "TeX isn't set up here yet" in line and "pdflatex is not on PATH" in line
+    assert ". (" not in line and "(pdflatex is not on PATH)." in line
