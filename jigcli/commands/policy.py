@@ -1,9 +1,9 @@
 """`jig policy FILE.lean…`: the static policy scan alone, no Lean needed.
 
-Exit 0 when every file is clean, 1 when any file has a violation, 2 when a file is missing or
-unreadable. `--json` prints `{"files": [{"path", "ok", "violations": [{"line", "construct",
-"message"}]}]}`, the files in the order given; otherwise one `path:line:` line per violation
-and a summary.
+Exit 0 when every file is clean, 1 when any file has a violation, 2 when a file is missing,
+unreadable, not a regular file or not a `.lean`. `--json` prints `{"files": [{"path", "ok",
+"violations": [{"line", "construct", "message"}]}]}`, the files in the order given; otherwise
+one `path:line:` line per violation and a summary.
 """
 
 from __future__ import annotations
@@ -27,6 +27,10 @@ def run(files: list[Path], *, as_json: bool) -> int:
             raise UsageError(f"{path} does not exist; pass the Lean files to scan.")
         if path.is_dir():
             raise UsageError(f"{path} is a folder; pass the Lean files in it, e.g. {path}/*.lean.")
+        if not path.is_file():  # a pipe or a device would be read forever
+            raise UsageError(f"{path} is not a regular file; pass the .lean files to scan.")
+        if path.suffix != ".lean":
+            raise UsageError(f"{path} is not a Lean source (.lean); pass the .lean files to scan.")
     results = [(path, scan_file(path)) for path in _progress(files)]
     if as_json:
         emit_json({"files": [_entry(path, violations) for path, violations in results]})

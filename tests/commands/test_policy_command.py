@@ -84,3 +84,19 @@ def test_a_file_that_is_not_utf8_is_a_violation(tmp_path: Path):
     assert code == 1
     (entry,) = json.loads(out)["files"]
     assert [(v["line"], v["construct"]) for v in entry["violations"]] == [(1, "encoding")]
+
+
+def test_a_file_that_is_not_a_lean_source_is_a_usage_error(tmp_path: Path):
+    notes = tmp_path / "README.md"
+    notes.write_text("# Notes\n\nLean is fun, sorry.\n")
+    code, out, err = jig("policy", notes, "--json")
+    assert (code, out) == (2, "")
+    assert err == f"jig: {notes} is not a Lean source (.lean); pass the .lean files to scan.\n"
+
+
+def test_a_device_or_pipe_is_refused_rather_than_read_forever(tmp_path: Path):
+    fifo = tmp_path / "Pipe.lean"
+    os.mkfifo(fifo)
+    code, _, err = jig("policy", fifo)
+    assert code == 2
+    assert "is not a regular file" in err
