@@ -379,11 +379,11 @@ def audit(
 
 
 @app.command()
-def verifiers(json_out: JsonOpt = False) -> None:
-    """List the registered verifiers, their verdict words and statuses."""
+def verifiers(json_out: JsonOpt = False, root: RootOpt = None) -> None:
+    """List the registered verifiers, their verdict words and statuses, and which are on."""
     from jigcli.commands import verifiers as command
 
-    _done(command.run(as_json=json_out))
+    _done(command.run(as_json=json_out, root=_root(root)))
 
 
 @app.command()

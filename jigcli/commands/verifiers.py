@@ -1,19 +1,27 @@
-"""`jig verifiers`: the registry, every verifier with its verdict words and their statuses.
+"""`jig verifiers`: the registry, every verifier with its verdict words and their statuses,
+and which of them the repo's `jig.yaml` turns on.
 
 `--json` prints a list of `{"id", "label", "subject", "trigger", "verdicts": {word: status},
-"module", "documents"}`, in registration order; `module` is null for a built-in.
+"module", "documents", "enabled"}`, in registration order; `module` is null for a built-in;
+`enabled` is true or false for the repo (`--root`, else found by walking up: a built-in is
+always on, another verifier when a module its `jig.yaml` lists switches it on) and null
+outside any repo.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from jigcli.console import emit_json, out
+from jigcli.errors import RepoNotFound
+from jigcli.repo import Repo
+from jigcli.verifiers.modules import CONFIG_FILE, catalog, enabled_verifiers
 from jigcli.verifiers.registry import VerifierSpec, all_verifiers
 from jigcli.verifiers.render import mark
 
 
-def describe(spec: VerifierSpec) -> dict[str, Any]:
+def describe(spec: VerifierSpec, enabled: bool | None = None) -> dict[str, Any]:
     return {
         "id": spec.id,
         "label": spec.label,
@@ -22,32 +30,67 @@ def describe(spec: VerifierSpec) -> dict[str, Any]:
         "verdicts": dict(spec.verdicts),
         "module": spec.module,
         "documents": list(spec.documents),
+        "enabled": enabled,
     }
 
 
-def run(*, as_json: bool) -> int:
+def run(*, as_json: bool, root: Path | None) -> int:
     specs = all_verifiers()
+    repo = _repo(root)
+    on = None if repo is None else enabled_verifiers(repo)
+    enabled = {spec.id: _is_on(spec, on) for spec in specs}
     if as_json:
-        emit_json([describe(spec) for spec in specs])
+        emit_json([describe(spec, enabled[spec.id]) for spec in specs])
         return 0
     from rich.markup import escape
 
     console = out()
     width = max(len(spec.id) for spec in specs)
+    switches = _switched_on_by(repo)
     for spec in specs:
-        facts = " · ".join(
-            (
-                spec.subject,
-                spec.trigger,
-                spec.module or "built in",
-                " ".join(spec.documents) or "any",
-            )
-        )
+        facts = [
+            spec.subject,
+            spec.trigger,
+            spec.module or "built in",
+            " ".join(spec.documents) or "any",
+        ]
+        if enabled[spec.id] is not None:
+            facts.append(_on_words(spec, enabled[spec.id], switches.get(spec.id, [])))
         name = escape(spec.id.ljust(width))
-        console.print(f"[bold]{name}[/]  {escape(spec.label)}  [dim]{escape(facts)}[/]")
+        console.print(f"[bold]{name}[/]  {escape(spec.label)}  [dim]{escape(' · '.join(facts))}[/]")
         verdicts = "   ".join(
             f"{mark(status)} {escape(word)} [dim]{status}[/]"
             for word, status in spec.verdicts.items()
         )
         console.print(" " * (width + 2) + verdicts)
     return 0
+
+
+def _repo(root: Path | None) -> Path | None:
+    """The repo's root: `--root` (which must be a folder), else found above; None outside one."""
+    try:
+        return Repo.locate(root).root
+    except RepoNotFound:
+        return None
+
+
+def _is_on(spec: VerifierSpec, on: set[str] | None) -> bool | None:
+    if on is None:
+        return None
+    return spec.module is None or spec.id in on
+
+
+def _switched_on_by(repo: Path | None) -> dict[str, list[str]]:
+    """For each verifier id, the modules (jig's catalog and the repo's) that switch it on."""
+    by_id: dict[str, list[str]] = {}
+    for module in catalog(repo).values():
+        for verifier_id in module.verifies:
+            by_id.setdefault(verifier_id, []).append(module.name)
+    return by_id
+
+
+def _on_words(spec: VerifierSpec, enabled: bool | None, modules: list[str]) -> str:
+    if enabled:
+        return "on"
+    names = " or ".join(sorted(modules)) or str(spec.module)
+    return f"off: list {names} in {CONFIG_FILE}'s modules to turn it on"
