@@ -250,6 +250,12 @@ def _judge(subject: Subject, ledger: Ledger, reader: str | None) -> None:
             try:
                 answer = _ask_person(item)
             except EOFError:  # the person closed the prompts: keep what was judged
+                left = len(waiting) - number + 1
+                out().print()  # end the unanswered prompt's line
+                err().print(
+                    f"jig: input ended; {left} pair(s) left pending, judged ones kept.",
+                    markup=False,
+                )
                 return
             judge = Judge("person", _person())
         if answer is not None:

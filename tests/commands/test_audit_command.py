@@ -240,6 +240,18 @@ def test_a_posed_statement_pairs_its_docstring_with_its_type(
     assert ledger["sourceHashes"]["tex"] is None
 
 
+def test_review_says_when_its_input_ends_and_keeps_what_was_judged(
+    paper: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("getpass.getuser", lambda: "ada")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("faithful\nsame inequality\n"))
+    audit.run(paper, review=True, reader=None, as_json=False)
+    captured = capsys.readouterr()
+    assert "input ended" in captured.err and "left pending" in captured.err
+    ledger = json.loads(paper.with_name("paper.audit.json").read_text())
+    assert [p["verdict"] for p in ledger["pairs"] if p["label"] == "thm:main"] == ["faithful"]
+
+
 def test_review_and_reader_together_are_refused(paper: Path) -> None:
     with pytest.raises(UsageError):
         audit.run(paper, review=True, reader="x", as_json=False)
