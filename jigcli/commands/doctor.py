@@ -72,6 +72,8 @@ def _show(report: dict[str, Any]) -> None:
 
     lean = report["lean"]
     console.print("[bold]Lean[/]" + (f"  [dim]{escape(lean['repo'])}[/]" if lean["repo"] else ""))
+    if lean["repo"] is None:  # no pins to read: say why the section is empty
+        row(False, "repo", NO_REPO)
     for name, path in lean.get("programs", {}).items():
         version = lean.get("versions", {}).get(name)
         row(path is not None, name, f"{path}  {version or ''}".strip() if path else "not found")

@@ -40,3 +40,9 @@ def test_doctor_outside_a_repo_still_reports_the_machine(tmp_path):
     assert report["lean"]["repo"] is None
     assert any("--root" in p for p in report["problems"])
     assert report["tex"]["programs"]["pdflatex"]["path"] is not None
+
+
+def test_doctor_outside_a_repo_says_so_under_lean(tmp_path):
+    lines = doctor(cwd=tmp_path, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"}).stdout.splitlines()
+    at = lines.index("Lean")
+    assert "no verifier repo here" in lines[at + 1] and "--root" in lines[at + 1]
