@@ -221,11 +221,16 @@ def marker(output: LeanOutput, check: str, **match: Any) -> Marker | None:
 # Elaboration budgets (`src/Lean/CoreM.lean` `throwMaxHeartbeat`: "(deterministic) timeout
 # at `whnf`, maximum number of heartbeats (200000) has been reached", then, in recent sources, a
 # "Note: Use `set_option maxHeartbeats …`" and a "Hint: Additional diagnostic …" paragraph;
-# `maxRecDepth`: "maximum recursion depth has been reached"). Exhausting one decides nothing.
+# `maxRecDepth`: "maximum recursion depth has been reached"; the kernel's own limits, when it
+# checks the bridge after the elaborator accepted it, `src/Lean/Message.lean`
+# `Kernel.Exception.toMessageData`: "(kernel) deterministic timeout", "(kernel) deep recursion
+# detected", "(kernel) excessive memory consumption detected"). Exhausting one decides nothing.
 _BUDGET_MARKERS = (
     "maximum number of heartbeats",
-    "(deterministic) timeout",
+    "deterministic timeout",
     "maximum recursion depth has been reached",
+    "(kernel) deep recursion detected",
+    "(kernel) excessive memory consumption detected",
 )
 
 

@@ -89,7 +89,10 @@ def test_budget_exhaustion_is_recognised_in_any_wording_era():
     assert budget_exhausted(
         "Tactic `simp` failed with a nested error:\nmaximum recursion depth has been reached"
     )
+    assert budget_exhausted("(kernel) deterministic timeout")
+    assert budget_exhausted("(kernel) deep recursion detected")
     assert not budget_exhausted("Type mismatch")
+    assert not budget_exhausted("(kernel) declaration type mismatch, 'A.proof' has type")
 
 
 def test_import_conflict_names_module_constant_and_origin():

@@ -87,6 +87,13 @@ def test_an_exhausted_heartbeat_budget_is_a_timeout_not_a_restatement(standin, l
     assert "step=anti_restatement" in verdict.detail
 
 
+def test_a_kernel_timeout_on_the_bridge_is_a_timeout_not_a_restatement(standin, lean_repo):
+    standin.scenario({"restatement": "kernel_timeout"})
+    verdict = run(lean_repo)
+    assert verdict.reason == "timeout"
+    assert "step=anti_restatement" in verdict.detail
+
+
 def test_a_redeclared_statement_is_shadowed(standin, lean_repo):
     standin.scenario(
         {

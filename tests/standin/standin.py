@@ -17,7 +17,7 @@ Scenario fields (all optional):
   provenance         {decl: module actually declaring it} (default: the expected module)
   module_axioms      axioms the submitted module declares
   submitted_type / canonical_type   pretty-printed types for `#jig_types`
-  restatement        null | "mismatch" | "heartbeats"
+  restatement        null | "mismatch" | "heartbeats" | "kernel_timeout"
   axioms             what `#print axioms` lists for the decl (default [propext]); a list for
                      every decl, or {decl: list} per decl (a decl it leaves out: [propext])
   unknown            decls `#print axioms` answers "Unknown constant" for
@@ -296,6 +296,11 @@ def _bridge(
             "`set_option diagnostics true` command."
         )
         return [_message(file, line, 40, text, "error", kind="runtime.maxHeartbeats")]
+    if mode == "kernel_timeout":
+        # Real (src/Lean/Message.lean `Kernel.Exception.toMessageData`, recorded
+        # "error: (kernel) deterministic timeout"): the elaborator accepted the bridge, the
+        # kernel ran out of heartbeats checking it.
+        return [_message(file, line, 0, "(kernel) deterministic timeout", "error")]
     return []
 
 
