@@ -28,7 +28,7 @@ there); it is checked by the integration tests wherever `lake` and the Mathlib c
 Every Lean API it calls was looked up in stored copies of the `leanprover/lean4` sources
 (the v4.33.0 tag itself is not in that index; the revisions read are recent, 2025–2026):
 
-* `Lean.Environment.find?`, `Environment.getModuleIdxFor?`,
+* `Lean.Environment.find?`, `Environment.getModuleIdxFor?`, `Environment.getModuleIdx?`,
   `Environment.allImportedModuleNames`, `Environment.header`,
   `EnvironmentHeader.moduleData`, `ModuleData.constants`, `ModuleIdx.toNat` —
   `src/Lean/Environment.lean`;
@@ -230,7 +230,11 @@ def elabJigTerm : CommandElab := fun stx => do
       report "term" [("decl", .str name.toString), ("found", .bool false)]
     | some ci =>
       let body := (ci.value? (allowOpaque := true)).getD ci.type
-      let isOwn := fun (d : Name) => moduleOf? env d == some own
+      -- Compare module indices: `allImportedModuleNames` rebuilds the module-name array on
+      -- every call in recent sources (`EnvironmentHeader.moduleNames` maps `modules`), too
+      -- costly once per constant of a large term.
+      let ownIdx := env.getModuleIdx? own
+      let isOwn := fun (d : Name) => ownIdx.isSome && env.getModuleIdxFor? d == ownIdx
       let out := (Id.run ((ser env isOwn ci.levelParams [name] body).run {})).2
       IO.FS.writeFile (System.FilePath.mk f.getString) out.buf
       report "term" [
