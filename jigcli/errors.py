@@ -32,12 +32,6 @@ class RepoNotFound(UsageError):
     """No verifier repo above the working directory."""
 
 
-class NotBuiltYet(JigError):
-    """A command registered on the CLI whose implementation has not landed."""
-
-    exit_code = 2
-
-
 def guarded(call: Callable[[], int | None]) -> NoReturn:
     """The one error boundary of every entry point: run `call` and exit with its code.
 
