@@ -207,8 +207,11 @@ def replay(toolchain: Toolchain, repo: Repo, module: str, *, timeout: float) -> 
         return ReplayRun("timeout", f"leanchecker {module} ran out of time", result)
     if result.returncode == 0:
         return ReplayRun("passed", f"leanchecker replayed {module}: the kernel accepted it", result)
-    if text.casefold().startswith(REPLAY_PROBLEM.casefold()):
-        return ReplayRun("rejected", _first_lines(text), result)
+    # Lake may print its own lines first (a warning, a rebuild note): look for the verdict
+    # line anywhere, and report from it on.
+    found = text.casefold().find(REPLAY_PROBLEM.casefold())
+    if found >= 0:
+        return ReplayRun("rejected", _first_lines(text[found:]), result)
     return ReplayRun(
         "failed", f"leanchecker exited {result.returncode}: {_first_lines(text)}", result
     )

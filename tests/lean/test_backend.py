@@ -74,6 +74,14 @@ def test_replay_passes_and_rejects(standin, repo):
     assert rejected.status == "rejected" and "found a problem in M" in rejected.detail
 
 
+def test_replay_rejection_is_found_after_lines_lake_printed_first(standin, repo):
+    warning = "warning: mathlib: repository '.lake/packages/mathlib' has local changes"
+    standin.scenario({"replay": "rejected", "lake_warning": warning})
+    rejected = backend.replay(backend.detect(repo), repo, "M", timeout=30)
+    assert rejected.status == "rejected"
+    assert rejected.detail.startswith("leanchecker found a problem in M")
+
+
 def test_replay_without_leanchecker_is_unavailable_never_passed(standin, repo, tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()

@@ -28,6 +28,8 @@ Scenario fields (all optional):
   term               the normalized term text `#jig_term` writes (default: derived from decl)
   refutation         true | false
   replay             "ok" | "rejected"
+  lake_warning       a line `lake env` prints on stderr before running the tool (Lake's own
+                     `warning: …` lines, e.g. about a package with local changes)
   hang_pid_file      where a hanging run writes its grandchild's pid
 """
 
@@ -342,6 +344,8 @@ def _term(
 
 def _leanchecker(argv: list[str], scenario: dict[str, Any]) -> int:
     module = argv[-1] if argv else "?"
+    if scenario.get("lake_warning"):
+        print(scenario["lake_warning"], file=sys.stderr)
     if scenario.get("replay", "ok") == "rejected":
         # Real (recorded): "leanchecker found a problem in Candidate\nuncaught exception:
         # while replaying declaration 'smuggled':\n(kernel) declaration type mismatch, …", exit 1;
