@@ -81,7 +81,9 @@ def _root(local: Path | None) -> Path | None:
 
 @app.command()
 def verify(
-    manifest: Annotated[Path, typer.Argument(help="The submission manifest (.json).")],
+    manifest: Annotated[
+        Path, typer.Argument(metavar="MANIFEST", help="The submission manifest (.json).")
+    ],
     statement: Annotated[
         str | None, typer.Option("--statement", help="Refuse unless the manifest names this id.")
     ] = None,
@@ -128,7 +130,8 @@ def verify(
 @app.command()
 def selftest(
     paths: Annotated[
-        list[Path] | None, typer.Argument(help="Manifests or folders (default: the whole repo).")
+        list[Path] | None,
+        typer.Argument(metavar="[PATH]...", help="Manifests or folders (default: the whole repo)."),
     ] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Parallel jobs.", min=1)] = None,
     shard: Annotated[
@@ -204,7 +207,9 @@ POSE_LEAN_EPILOG = (
 
 @pose_app.command("lean", epilog=POSE_LEAN_EPILOG)
 def pose_lean(
-    label: Annotated[str, typer.Argument(help="The new statement's label (a Lean identifier).")],
+    label: Annotated[
+        str, typer.Argument(metavar="LABEL", help="The new statement's label (a Lean identifier).")
+    ],
     prop: Annotated[str, typer.Option("--prop", help="The proposition, verbatim Lean.")],
     imports: Annotated[
         list[str] | None, typer.Option("--import", help="A module the proposition needs.")
@@ -318,7 +323,9 @@ def pose_check(
 
 @app.command()
 def policy(
-    files: Annotated[list[Path], typer.Argument(help="Lean sources to scan.")],
+    files: Annotated[
+        list[Path], typer.Argument(metavar="FILE.lean...", help="Lean sources to scan.")
+    ],
     json_out: JsonOpt = False,
 ) -> None:
     """The static policy scan alone: exit 0 clean, 1 when any file has a violation."""
@@ -332,7 +339,9 @@ def policy(
 
 @app.command()
 def compile(
-    file: Annotated[Path, typer.Argument(help="The .tex file (or a file it includes).")],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE.tex", help="The .tex file (or a file it includes).")
+    ],
     json_out: JsonOpt = False,
     watch: Annotated[bool, typer.Option("--watch", help="Rebuild on every settled edit.")] = False,
     no_build: Annotated[
@@ -350,7 +359,9 @@ def compile(
 
 @app.command("lean-check")
 def lean_check(
-    file: Annotated[Path, typer.Argument(help="The paper (.tex) or its sibling .lean.")],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="The paper (.tex) or its sibling .lean.")
+    ],
     json_out: JsonOpt = False,
     watch: Annotated[bool, typer.Option("--watch", help="Re-check on every settled edit.")] = False,
 ) -> None:
@@ -362,7 +373,9 @@ def lean_check(
 
 @app.command()
 def audit(
-    file: Annotated[Path, typer.Argument(help="The paper (.tex) or Statements/LABEL.lean.")],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="The paper (.tex) or Statements/LABEL.lean.")
+    ],
     review: Annotated[bool, typer.Option("--review", help="Judge each pair yourself.")] = False,
     reader: Annotated[
         str | None, typer.Option("--reader", help="A command that judges each pair (JSON lines).")

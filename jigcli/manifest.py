@@ -70,11 +70,12 @@ class Manifest:
 def read_manifest(path: Path) -> Manifest:
     """Parse and validate the manifest at `path` (which the caller checked exists)."""
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_MANIFEST_BYTES + 1)  # never more than the cap into memory
     except OSError as exc:
         raise ManifestError(f"the manifest cannot be read: {exc.strerror or exc}") from exc
     if len(raw) > MAX_MANIFEST_BYTES:
-        raise ManifestError(f"the manifest is {len(raw)} bytes; at most {MAX_MANIFEST_BYTES}")
+        raise ManifestError(f"the manifest is larger than {MAX_MANIFEST_BYTES} bytes")
     data = _parse_json(raw)
     problems = validate(data, "submission")
     if problems:

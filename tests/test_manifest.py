@@ -95,3 +95,11 @@ def test_random_json_never_escapes_as_anything_but_manifest_error(tmp_path_facto
     path.write_text(json.dumps({**GOOD, **data}))
     with contextlib.suppress(ManifestError):
         read_manifest(path)
+
+
+def test_an_oversized_manifest_is_refused_without_reading_it_whole(tmp_path):
+    path = tmp_path / "big.json"
+    with path.open("wb") as stream:
+        stream.truncate(64 * 1024 * 1024)  # sparse: no disk, but 64 MB if read whole
+    with pytest.raises(ManifestError, match="larger than"):
+        read_manifest(path)
