@@ -39,6 +39,11 @@ class Repo:
                 raise UsageError(
                     f"--root {override} is not a folder; pass the verifier repo's root."
                 )
+            if not any((override / marker).is_file() for marker in ROOT_MARKERS):
+                raise UsageError(
+                    f"--root {override} is not a verifier repo (it holds none of "
+                    f"{', '.join(ROOT_MARKERS)}); pass the folder that does."
+                )
             return cls(override.resolve())
         return cls(find_root(start))
 

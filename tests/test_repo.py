@@ -33,3 +33,12 @@ def test_pins_are_read_from_the_repo(tmp_path):
 
 def test_module_path(tmp_path):
     assert Repo(tmp_path).module_path("Submissions.S001.A") == tmp_path / "Submissions/S001/A.lean"
+
+
+def test_root_override_must_be_a_verifier_repo(tmp_path):
+    from jigcli.errors import UsageError
+
+    with pytest.raises(UsageError, match="not a verifier repo"):
+        Repo.locate(tmp_path)
+    (tmp_path / "jig.yaml").write_text("")
+    assert Repo.locate(tmp_path).root == tmp_path.resolve()
