@@ -36,9 +36,7 @@ if TYPE_CHECKING:
     from jigcli.audit.pairing import Decl
 
 SCHEMA = "jig.audit.v1"
-VERDICTS = ("faithful", "partial", "mismatch", "unstated", "refuted")
 READER_VERDICTS = ("faithful", "partial", "mismatch", "refuted")  # unstated is jig's alone
-JUDGES = ("person", "reader", "jig")
 STALE_WORDS = "changed since it was judged"
 
 
