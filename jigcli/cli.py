@@ -151,6 +151,16 @@ def selftest(
             callback=_finite_seconds,
         ),
     ] = 1200.0,
+    budget: Annotated[
+        float | None,
+        typer.Option(
+            "--budget",
+            help="Wall budget for the whole run in seconds; each submission gets at most "
+            "what is left, and those it leaves unstarted fail as timeouts.",
+            min=1,
+            callback=_finite_seconds,
+        ),
+    ] = None,
     allow_no_netns: Annotated[
         bool, typer.Option("--allow-no-netns", help="Run checkers without isolation (dev only).")
     ] = False,
@@ -168,6 +178,7 @@ def selftest(
             require_lean=require_lean,
             as_json=json_out,
             timeout=timeout,
+            budget=budget,
             allow_no_netns=allow_no_netns or os.environ.get("JIG_ALLOW_NO_NETNS") == "1",
             root=_root(root),
         )

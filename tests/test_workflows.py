@@ -80,6 +80,16 @@ def test_every_verify_job_is_capped_at_20_minutes_with_jigs_budget_at_15(verify)
         assert jig_steps and all('--timeout "$JIG_BUDGET_SEC"' in s["run"] for s in jig_steps)
 
 
+def test_the_selftest_shard_as_a_whole_keeps_to_jigs_budget(verify):
+    # --timeout is per submission: two slow ones would outlast the job's cap without it.
+    [run] = [
+        s["run"]
+        for s in verify["jobs"]["selftest"]["steps"]
+        if s.get("run", "").startswith("jig selftest")
+    ]
+    assert '--budget "$JIG_BUDGET_SEC"' in run
+
+
 def test_dispatch_verifies_one_submission_and_checks_out_the_ref(verify):
     job = verify["jobs"]["dispatch"]
     assert "workflow_dispatch" in job["if"]

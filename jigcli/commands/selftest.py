@@ -13,6 +13,7 @@ from pathlib import Path
 from jigcli.console import emit_json, out
 from jigcli.errors import JigError, RepoNotFound
 from jigcli.repo import Repo
+from jigcli.run import Deadline
 from jigcli.selftest import report
 from jigcli.selftest.cache import Keys, VerdictCache, default_cache_dir
 from jigcli.selftest.discover import default_folders, discover
@@ -35,9 +36,11 @@ def run(
     require_lean: bool,
     as_json: bool,
     timeout: float,
+    budget: float | None,
     allow_no_netns: bool,
     root: Path | None,
 ) -> int:
+    run_budget = Deadline(budget) if budget is not None else None  # it counts from the start
     chosen_shard = parse_shard(shard) if shard is not None else None
     repo = _repo_for(paths, root)
     every = discover(repo, paths)
@@ -45,7 +48,9 @@ def run(
         raise NothingToTest(_nothing_found(repo, paths))
     cases = select(every, chosen_shard) if chosen_shard else every
     scope = f"shard {chosen_shard} ({len(cases)} of {len(every)})" if chosen_shard else "selftest"
-    settings = Settings(plan_jobs(jobs), timeout=timeout, allow_no_netns=allow_no_netns)
+    settings = Settings(
+        plan_jobs(jobs), timeout=timeout, allow_no_netns=allow_no_netns, budget=run_budget
+    )
     cache = VerdictCache(default_cache_dir()) if use_cache else None
     keys = Keys(repo, allow_no_netns=allow_no_netns)
     with progress(len(cases), quiet=as_json) as on_done:

@@ -14,6 +14,11 @@ pool, so processes buy nothing here but start-up and pickling.
 Each verification gets a fresh work dir under `.jig/work/selftest/`, named from its
 manifest path, so parallel jobs never share a file.
 Lean cases are started first: they are the long ones, so the run ends sooner.
+
+`--budget` bounds the whole run (a CI job has a hard cap, and a runner that kills the job
+leaves no verdict at all): each verification gets its `--timeout`, or what is left of the
+budget when that is less; once less than `MIN_START_SEC` is left, the cases not yet started
+are red `timeout`s that say the budget ran out before them (never cached, like any timeout).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from jigcli.hashing import sha256_hex
 from jigcli.repo import Repo
+from jigcli.run import Deadline
 from jigcli.selftest.cache import Keys, VerdictCache
 from jigcli.selftest.discover import Case
 
@@ -36,6 +42,9 @@ if TYPE_CHECKING:
 
 GIB = 1024**3
 LEAN_JOB_MEMORY = 8 * GIB
+# Less than this left of the run's budget: a verification is not started (nothing verifies
+# that fast, and its timeout would only blame whichever step it had reached).
+MIN_START_SEC = 1.0
 
 
 @dataclass(frozen=True)
@@ -47,8 +56,15 @@ class Plan:
 @dataclass(frozen=True)
 class Settings:
     plan: Plan
-    timeout: float
+    timeout: float  # per verification
     allow_no_netns: bool
+    budget: Deadline | None = None  # the whole run's, when --budget set one
+
+    def timeout_now(self) -> float:
+        """What a verification starting now may use: its timeout, within the budget's rest."""
+        if self.budget is None:
+            return self.timeout
+        return min(self.timeout, self.budget.remaining())
 
 
 @dataclass
@@ -169,6 +185,9 @@ def verify_case(case: Case, repo: Repo, settings: Settings) -> Outcome:
     from jigcli.verdict import Verdict
 
     started = time.monotonic()
+    timeout = settings.timeout_now()
+    if timeout < MIN_START_SEC and settings.budget is not None:
+        return Outcome(case, _budget_spent(case, settings.budget), cached=False)
     work_dir = work_dir_for(repo, case)
     shutil.rmtree(work_dir, ignore_errors=True)
     try:
@@ -178,7 +197,19 @@ def verify_case(case: Case, repo: Repo, settings: Settings) -> Outcome:
         verdict.fail("verifier_error", f"cannot create the work dir {work_dir}: {error}")
         return Outcome(case, verdict.finish().to_json(), cached=False)
     options = core.VerifyOptions(
-        timeout=settings.timeout, allow_no_netns=settings.allow_no_netns, work_dir=work_dir
+        timeout=timeout, allow_no_netns=settings.allow_no_netns, work_dir=work_dir
     )
     verdict = core.verify(case.path, repo, options)
     return Outcome(case, verdict.to_json(), cached=False, seconds=time.monotonic() - started)
+
+
+def _budget_spent(case: Case, budget: Deadline) -> dict[str, Any]:
+    from jigcli.verdict import Verdict
+
+    verdict = Verdict(kind=case.kind, submission=case.rel, statement_id=case.statement_id)
+    verdict.fail(
+        "timeout",
+        f"step=budget: the run's {budget.seconds:g} s budget (--budget) ran out before this "
+        "verification started",
+    )
+    return verdict.finish().to_json()

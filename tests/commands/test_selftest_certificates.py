@@ -57,6 +57,7 @@ def selftest(root: Path, capsys, unsandboxed: bool, **options) -> tuple[int, dic
         "require_lean": False,
         "as_json": True,
         "timeout": 120.0,
+        "budget": None,
         "allow_no_netns": unsandboxed,
         "root": root,
     }

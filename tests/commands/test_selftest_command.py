@@ -56,6 +56,7 @@ def selftest(root: Path, *paths: Path, **options) -> int:
         "require_lean": False,
         "as_json": False,
         "timeout": 60.0,
+        "budget": None,
         "allow_no_netns": False,
         "root": root,
     }
@@ -248,3 +249,31 @@ def test_an_unwritable_step_summary_is_a_warning_not_a_failure(
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(repo_root / "no-such-dir" / "summary.md"))
     assert selftest(repo_root) == 0
     assert "could not append to GITHUB_STEP_SUMMARY" in capsys.readouterr().err
+
+
+def test_the_cli_passes_the_budget_as_a_cap_on_each_timeout(repo_root, fake, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    result = CliRunner().invoke(
+        app, ["selftest", "--budget", "30", "--timeout", "60", "--no-cache", "--jobs", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    timeouts = [call.options.timeout for call in fake.calls]
+    assert len(timeouts) == 3 and all(0 < t <= 30 for t in timeouts)
+
+
+def test_a_spent_budget_fails_the_rest_with_verdict_files_and_says_why(
+    repo_root, fake, capsys, monkeypatch
+):
+    from jigcli.run import Deadline
+
+    class Spent(Deadline):
+        def remaining(self) -> float:
+            return 0.0
+
+    monkeypatch.setattr("jigcli.commands.selftest.Deadline", Spent)
+    code, document = json_run(repo_root, capsys, budget=600.0)
+    assert code == 1 and document["failed"] == 3 and fake.calls == []
+    assert {e["reason"] for e in document["results"]} == {"timeout"}
+    written = json.loads((repo_root / ".jig" / "verdicts" / W).read_text())
+    assert written["reason"] == "timeout" and "600 s budget" in written["detail"]
+    assert validate(written, "verdict") == []

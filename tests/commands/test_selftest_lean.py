@@ -35,6 +35,7 @@ def selftest(root: Path, capsys, *, require_lean: bool = True) -> tuple[int, dic
         require_lean=require_lean,
         as_json=True,
         timeout=60.0,
+        budget=None,
         allow_no_netns=False,
         root=root,
     )

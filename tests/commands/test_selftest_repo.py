@@ -38,6 +38,7 @@ def test_the_repos_own_selftest_passes_here(copy, capsys):
         require_lean=False,
         as_json=True,
         timeout=300.0,
+        budget=None,
         allow_no_netns=allow_no_netns,
         root=copy,
     )

@@ -2,6 +2,8 @@ import threading
 from pathlib import Path
 
 from jigcli.repo import Repo
+from jigcli.run import Deadline
+from jigcli.schemas import validate
 from jigcli.selftest.cache import Keys, VerdictCache
 from jigcli.selftest.discover import Case, discover
 from jigcli.selftest.runner import (
@@ -174,3 +176,65 @@ def test_a_work_dir_that_cannot_be_made_is_a_red_verifier_error(repo_root, kit, 
     [outcome] = run(repo_root).values()
     assert (outcome.document["verdict"], outcome.document["reason"]) == ("red", "verifier_error")
     assert "work dir" in outcome.document["detail"] and fake_verify.calls == []
+
+
+class Budget(Deadline):
+    """A run budget the test moves by hand, so no test waits on a clock."""
+
+    def __init__(self, left: float) -> None:
+        super().__init__(left)
+        self.left = left
+
+    def remaining(self) -> float:
+        return max(0.0, self.left)
+
+
+def budgeted(root: Path, budget: Deadline, *, timeout: float = 60.0, cache_dir=None, jobs=1):
+    repo = Repo(root)
+    chosen = Settings(Plan(jobs, jobs), timeout=timeout, allow_no_netns=False, budget=budget)
+    outcomes = run_cases(
+        discover(repo),
+        repo,
+        chosen,
+        cache=VerdictCache(cache_dir) if cache_dir is not None else None,
+        keys=Keys(repo, allow_no_netns=False),
+        on_done=lambda outcome: None,
+    )
+    return {o.case.rel: o for o in outcomes}
+
+
+def test_each_verification_gets_at_most_what_is_left_of_the_budget(repo_root, kit, fake_verify):
+    kit.lean_manifest(repo_root, "Submissions/S001/A.json")
+    kit.certificate_manifest(repo_root, "C001", "w")
+    budget = Budget(45.0)
+    fake_verify.during = lambda rel, data, options: setattr(budget, "left", budget.left - 20)
+    budgeted(repo_root, budget, timeout=60.0)
+    assert [call.options.timeout for call in fake_verify.calls] == [45.0, 25.0]
+
+
+def test_a_budget_larger_than_the_timeout_leaves_the_timeout(repo_root, kit, fake_verify):
+    kit.lean_manifest(repo_root, "Submissions/S001/A.json")
+    budgeted(repo_root, Budget(5000.0), timeout=60.0)
+    assert [call.options.timeout for call in fake_verify.calls] == [60.0]
+
+
+def test_once_the_budget_is_spent_the_rest_are_red_timeouts_never_verified(
+    repo_root, kit, fake_verify, tmp_path
+):
+    kit.lean_manifest(repo_root, "Submissions/S001/A.json")
+    kit.certificate_manifest(repo_root, "C001", "w")
+    kit.certificate_manifest(repo_root, "C001", "x", "red", "invalid_witness")
+    budget = Budget(900.0)
+    fake_verify.during = lambda rel, data, options: setattr(budget, "left", 0.0)
+    outcomes = budgeted(repo_root, budget, cache_dir=tmp_path / "cache")
+    assert fake_verify.verified == ["Submissions/S001/A.json"]  # Lean first, then none
+    for rel in ("Certificates/C001/submissions/w.json", "Certificates/C001/submissions/x.json"):
+        document = outcomes[rel].document
+        assert (document["verdict"], document["reason"]) == ("red", "timeout")
+        assert "budget" in document["detail"] and "900" in document["detail"]
+        assert "before" in document["detail"] and document["kind"] == "certificate"
+        assert validate(document, "verdict") == []
+    fake_verify.calls.clear()
+    fake_verify.during = None
+    again = budgeted(repo_root, Budget(900.0), cache_dir=tmp_path / "cache")
+    assert len(fake_verify.calls) == 2 and not again["Certificates/C001/submissions/w.json"].cached
