@@ -1,10 +1,19 @@
-"""Write a red `timeout` verdict to PATH unless a verdict is already there.
+"""Write a red verdict to PATH, saying why jig wrote none, unless a verdict is already there.
 
-The GitHub workflow runs this in an `if: always()` step: when the runner killed the job (or
-jig itself died) before a verdict was written, the dispatch still ends with a verdict that
-says what happened, never with silence.
+The dispatch job of the GitHub workflow runs this in an `if: always()` step, so a dispatch
+always ends with a verdict that says what happened, never with silence:
 
-    python scripts/timeout_verdict.py PATH SUBMISSION [STATEMENT_ID]
+    python scripts/fallback_verdict.py PATH SUBMISSION [STATEMENT_ID]
+        --outcome OUTCOME [--exit-code CODE] [--job-status STATUS] [--ref REF]
+
+OUTCOME is the `jig verify` step's `steps.<id>.outcome`; CODE is the exit status that step
+recorded (empty when it never got to record one); STATUS is `job.status`. Why no verdict:
+
+- jig exited 2 — it refused its arguments, which in this workflow means the manifest: a red
+  `bad_manifest` saying no manifest could be read at that path on that ref;
+- the job was cancelled or ran out of time before jig ended — a red `timeout`;
+- anything else (jig crashed, was killed, or a set-up step failed before it ran) — a red
+  `verifier_error`: not the submission's fault.
 
 It must work even when the job died before jig was installed, so it imports jig from the
 checkout beside it (`jigcli.verdict` needs only the standard library). A file at PATH that
@@ -13,6 +22,7 @@ is not a JSON object — a write cut short — counts as no verdict.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -21,23 +31,71 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from jigcli.verdict import Verdict
 
+OUTCOMES = ("success", "failure", "cancelled", "skipped")
+USAGE_ERROR = 2  # jig's exit status for arguments it refuses
+
 
 def main(argv: list[str]) -> int:
-    if len(argv) not in (2, 3):
-        print("usage: timeout_verdict.py PATH SUBMISSION [STATEMENT_ID]", file=sys.stderr)
-        return 2
-    path, submission = Path(argv[0]), argv[1]
+    args = _parser().parse_args(argv)
+    path, submission = Path(args.path), args.submission
     if _has_verdict(path):
         return 0
+    reason, detail = why(args)
     verdict = Verdict(
-        kind=_kind(Path(submission)),
-        submission=submission,
-        statement_id=argv[2] if len(argv) == 3 else None,
+        kind=_kind(Path(submission)), submission=submission, statement_id=args.statement_id
     )
-    verdict.fail("timeout", "step=job: the CI job ended before jig wrote a verdict")
+    verdict.fail(reason, detail)
     verdict.finish().write(path)
-    print(f"wrote a red timeout verdict to {path}")
+    print(f"wrote a red {reason} verdict to {path}: {detail}")
     return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fallback_verdict.py", description="Write a red verdict when jig wrote none."
+    )
+    parser.add_argument("path", help="where jig verify was to write its verdict")
+    parser.add_argument("submission", help="the manifest, repo-relative")
+    parser.add_argument("statement_id", nargs="?", default=None)
+    parser.add_argument("--outcome", required=True, choices=OUTCOMES)
+    parser.add_argument("--exit-code", default="", help="jig verify's exit status, if recorded")
+    parser.add_argument("--job-status", default="", help="the job's status (job.status)")
+    parser.add_argument("--ref", default="", help="the git ref the job checked out")
+    return parser
+
+
+def why(args: argparse.Namespace) -> tuple[str, str]:
+    """The reason and detail for the missing verdict; jig's own exit status decides first,
+    since once it ended by itself a later cancellation did not cause the silence."""
+    code = int(args.exit_code) if args.exit_code.strip().isdigit() else None
+    if code == USAGE_ERROR:
+        return "bad_manifest", _unreadable(Path(args.submission), args.ref)
+    if code is None and "cancelled" in (args.outcome, args.job_status):
+        return (
+            "timeout",
+            "step=job: the CI job was cancelled or ran out of time before jig wrote a verdict",
+        )
+    if code is not None:
+        how = f"exited {code}" + (f" (killed by signal {code - 128})" if code > 128 else "")
+        return "verifier_error", f"jig verify {how} without writing a verdict; see the step's log"
+    if args.outcome == "skipped":
+        return (
+            "verifier_error",
+            "jig verify never ran: a set-up step before it failed; see the job log",
+        )
+    return (
+        "verifier_error",
+        f"the jig verify step ended ({args.outcome}) without a verdict or an exit status",
+    )
+
+
+def _unreadable(manifest: Path, ref: str) -> str:
+    where = f"no manifest could be read at {manifest} on {ref or 'this checkout'}"
+    if manifest.is_dir():
+        return f"{where}: it is a folder; dispatch the path of one submission's .json"
+    if not manifest.exists():
+        return f"{where}: the file does not exist there; check the submission path and the ref"
+    return f"{where}: jig verify refused it (exit 2); its message is in the step's log"
 
 
 def _has_verdict(path: Path) -> bool:

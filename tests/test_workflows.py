@@ -4,8 +4,12 @@ CI)."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shlex
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -90,6 +94,11 @@ def test_the_selftest_shard_as_a_whole_keeps_to_jigs_budget(verify):
     assert '--budget "$JIG_BUDGET_SEC"' in run
 
 
+def verify_step(steps: list[dict[str, Any]]) -> dict[str, Any]:
+    [step] = [s for s in steps if s.get("id") == "verify"]
+    return step
+
+
 def test_dispatch_verifies_one_submission_and_checks_out_the_ref(verify):
     job = verify["jobs"]["dispatch"]
     assert "workflow_dispatch" in job["if"]
@@ -97,19 +106,81 @@ def test_dispatch_verifies_one_submission_and_checks_out_the_ref(verify):
     assert checkout["uses"].startswith("actions/checkout@")
     assert checkout["with"]["ref"] == "${{ inputs.ref }}"
     assert any(step.get("uses") == "./.github/actions/lean-setup" for step in job["steps"])
-    assert any(step.get("run", "").startswith("jig verify") for step in job["steps"])
+    assert "jig verify" in verify_step(job["steps"])["run"]
 
 
-def test_an_always_step_writes_a_timeout_verdict_after_verify(verify):
+def fallback_step(steps: list[dict[str, Any]]) -> dict[str, Any]:
+    [step] = [s for s in steps if "fallback_verdict.py" in s.get("run", "")]
+    return step
+
+
+def test_an_always_step_writes_a_verdict_after_verify_knowing_how_it_ended(verify):
     steps = verify["jobs"]["dispatch"]["steps"]
-    verify_at = next(i for i, s in enumerate(steps) if s.get("run", "").startswith("jig verify"))
-    fallback = [s for s in steps[verify_at:] if "timeout_verdict.py" in s.get("run", "")]
-    assert len(fallback) == 1 and fallback[0]["if"] == "always()"
-    out = re.search(r"--out (\S+)", steps[verify_at]["run"])
-    assert out and out[1] in fallback[0]["run"]  # it checks the file jig writes
-    argv = shlex.split(fallback[0]["run"])
-    assert argv[:2] == ["python", "scripts/timeout_verdict.py"] and len(argv) in (4, 5)
+    step = verify_step(steps)
+    fallback = fallback_step(steps)
+    assert steps.index(fallback) > steps.index(step) and fallback["if"] == "always()"
+    out = re.search(r"--out (\S+)", step["run"])
+    assert out and out[1] in fallback["run"]  # it checks the file jig writes
+    assert fallback["env"]["VERIFY_OUTCOME"] == "${{ steps.verify.outcome }}"
+    assert fallback["env"]["VERIFY_EXIT_CODE"] == "${{ steps.verify.outputs.exit_code }}"
+    assert fallback["env"]["JOB_STATUS"] == "${{ job.status }}"
+    argv = shlex.split(fallback["run"])
+    assert argv[:2] == ["python", "scripts/fallback_verdict.py"]
     assert (REPO / argv[1]).is_file()
+
+
+@pytest.mark.parametrize(
+    ("jig_exits", "reason"), [(2, "bad_manifest"), (3, "verifier_error"), (None, "timeout")]
+)
+def test_the_dispatch_steps_tell_a_refused_manifest_and_a_crash_from_a_timeout(
+    verify, tmp_path, jig_exits, reason
+):
+    """Run the two steps' scripts as the runner would (`bash -e`), with a `jig` that exits
+    without a verdict, or (None) a step the runner cancelled before it recorded anything."""
+    steps = verify["jobs"]["dispatch"]["steps"]
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    for folder in ("scripts", "jigcli"):
+        (checkout / folder).symlink_to(REPO / folder)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").symlink_to(sys.executable)
+    (bin_dir / "jig").write_text(f"#!/bin/sh\nexit {jig_exits or 0}\n")
+    (bin_dir / "jig").chmod(0o755)
+    env = {
+        "PATH": f"{bin_dir}:{os.environ['PATH']}",
+        "SUBMISSION": "Submissions/S001/Gone.json",
+        "STATEMENT_ID": "S001",
+        "JIG_BUDGET_SEC": "900",
+        "GITHUB_OUTPUT": str(tmp_path / "output"),
+    }
+    outputs: dict[str, str] = {}
+    outcome, job_status = "cancelled", "cancelled"
+    if jig_exits is not None:
+        ran = _bash(verify_step(steps)["run"], checkout, env)
+        assert ran.returncode == jig_exits
+        outputs = dict(line.split("=", 1) for line in (tmp_path / "output").read_text().split())
+        outcome, job_status = "failure", "failure"
+    fallback = fallback_step(steps)
+    expressions = {
+        "steps.verify.outcome": outcome,
+        "steps.verify.outputs.exit_code": outputs.get("exit_code", ""),
+        "job.status": job_status,
+        "inputs.ref": "main",
+    }
+    step_env = {
+        name: re.sub(r"\$\{\{(.*?)\}\}", lambda m: expressions[m[1].strip()], value)
+        for name, value in fallback["env"].items()
+    }
+    assert _bash(fallback["run"], checkout, {**env, **step_env}).returncode == 0
+    verdict = json.loads((checkout / "verdicts" / "verdict.json").read_text())
+    assert (verdict["verdict"], verdict["reason"]) == ("red", reason)
+
+
+def _bash(script: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", "-e", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_inputs_never_reach_a_shell_script_by_substitution(verify):

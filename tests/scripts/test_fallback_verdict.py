@@ -9,7 +9,8 @@ import pytest
 from jigcli.schemas import validate
 
 REPO = Path(__file__).resolve().parents[2]
-SCRIPT = REPO / "scripts" / "timeout_verdict.py"
+SCRIPT = REPO / "scripts" / "fallback_verdict.py"
+SUBMISSION = "Submissions/S001/A.json"
 
 
 def fallback(tmp_path: Path, *args: str, env: dict[str, str] | None = None):
@@ -23,48 +24,123 @@ def fallback(tmp_path: Path, *args: str, env: dict[str, str] | None = None):
     )
 
 
-def test_writes_a_schema_valid_red_timeout_verdict_when_none_exists(tmp_path):
+def after(
+    tmp_path: Path,
+    *,
+    outcome: str,
+    exit_code: str = "",
+    job_status: str = "failure",
+    submission: str = SUBMISSION,
+    statement: str = "S001",
+    ref: str = "main",
+) -> dict:
+    """The verdict the fallback leaves at tmp_path/verdicts/verdict.json after the verify
+    step ended as `outcome` (with `exit_code` when jig got to report one)."""
     target = tmp_path / "verdicts" / "verdict.json"
-    done = fallback(tmp_path, str(target), "Submissions/S001/A.json", "S001")
+    done = fallback(
+        tmp_path,
+        str(target),
+        submission,
+        statement,
+        "--outcome",
+        outcome,
+        "--exit-code",
+        exit_code,
+        "--job-status",
+        job_status,
+        "--ref",
+        ref,
+    )
     assert done.returncode == 0, done.stderr
     verdict = json.loads(target.read_text())
     assert validate(verdict, "verdict") == []
-    assert (verdict["verdict"], verdict["reason"]) == ("red", "timeout")
-    assert verdict["submission"] == "Submissions/S001/A.json"
+    assert verdict["verdict"] == "red" and verdict["submission"] == submission
+    return verdict
+
+
+def test_a_cancelled_or_timed_out_job_is_a_timeout(tmp_path):
+    verdict = after(tmp_path, outcome="cancelled", job_status="cancelled")
+    assert verdict["reason"] == "timeout"
     assert verdict["statement_id"] == "S001"
     assert "before jig wrote a verdict" in verdict["detail"]
+
+
+def test_a_job_cancelled_while_setting_up_is_a_timeout(tmp_path):
+    assert after(tmp_path, outcome="skipped", job_status="cancelled")["reason"] == "timeout"
+
+
+def test_jig_exiting_2_on_a_missing_manifest_is_a_bad_manifest_not_a_timeout(tmp_path):
+    verdict = after(tmp_path, outcome="failure", exit_code="2", ref="feature/x")
+    assert verdict["reason"] == "bad_manifest"
+    assert f"no manifest could be read at {SUBMISSION} on feature/x" in verdict["detail"]
+    assert "does not exist" in verdict["detail"]
+
+
+def test_jig_exiting_2_on_a_folder_says_it_is_a_folder(tmp_path):
+    (tmp_path / "Submissions" / "S001").mkdir(parents=True)
+    verdict = after(tmp_path, outcome="failure", exit_code="2", submission="Submissions/S001")
+    assert verdict["reason"] == "bad_manifest" and "is a folder" in verdict["detail"]
+
+
+def test_jig_exiting_2_on_a_manifest_that_exists_points_at_the_log(tmp_path):
+    manifest = tmp_path / SUBMISSION
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text("{}")
+    verdict = after(tmp_path, outcome="failure", exit_code="2")
+    assert verdict["reason"] == "bad_manifest" and "step's log" in verdict["detail"]
+
+
+@pytest.mark.parametrize(
+    ("exit_code", "said"),
+    [("3", "exited 3"), ("1", "exited 1"), ("0", "exited 0"), ("137", "signal 9")],
+)
+def test_jig_ending_any_other_way_without_a_verdict_is_a_verifier_error(tmp_path, exit_code, said):
+    verdict = after(tmp_path, outcome="failure", exit_code=exit_code)
+    assert verdict["reason"] == "verifier_error" and said in verdict["detail"]
+
+
+def test_a_set_up_step_failing_before_jig_ran_is_a_verifier_error(tmp_path):
+    verdict = after(tmp_path, outcome="skipped")
+    assert verdict["reason"] == "verifier_error" and "never ran" in verdict["detail"]
+
+
+def test_the_exit_code_decides_even_when_the_job_was_cancelled_afterwards(tmp_path):
+    verdict = after(tmp_path, outcome="failure", exit_code="2", job_status="cancelled")
+    assert verdict["reason"] == "bad_manifest"
 
 
 def test_leaves_an_existing_verdict_alone(tmp_path):
     target = tmp_path / "verdict.json"
     target.write_text('{"verdict": "green", "reason": "ok"}\n')
     before = target.read_bytes()
-    assert fallback(tmp_path, str(target), "Submissions/S001/A.json").returncode == 0
-    assert target.read_bytes() == before
+    done = fallback(tmp_path, str(target), SUBMISSION, "--outcome", "success", "--exit-code", "0")
+    assert done.returncode == 0 and target.read_bytes() == before
 
 
 @pytest.mark.parametrize("cut_short", ["", '{"verdict": "gr'])
 def test_a_verdict_cut_short_counts_as_none(tmp_path, cut_short):
     target = tmp_path / "verdict.json"
     target.write_text(cut_short)
-    fallback(tmp_path, str(target), "Submissions/S001/A.json")
+    fallback(tmp_path, str(target), SUBMISSION, "--outcome", "cancelled")
     assert json.loads(target.read_text())["reason"] == "timeout"
 
 
-def test_the_statement_id_is_optional(tmp_path):
+def test_the_statement_id_and_the_ref_are_optional(tmp_path):
     target = tmp_path / "verdict.json"
-    assert fallback(tmp_path, str(target), "Submissions/S001/A.json").returncode == 0
-    assert json.loads(target.read_text())["statement_id"] is None
+    done = fallback(tmp_path, str(target), SUBMISSION, "--outcome", "failure", "--exit-code", "2")
+    assert done.returncode == 0, done.stderr
+    verdict = json.loads(target.read_text())
+    assert verdict["statement_id"] is None and "on this checkout" in verdict["detail"]
 
 
 def test_a_certificate_submission_gets_a_certificate_verdict(tmp_path):
     manifest = tmp_path / "Certificates/C001/submissions/w.json"
     manifest.parent.mkdir(parents=True)
     manifest.write_text(json.dumps({"kind": "certificate", "statement_id": "C001"}))
-    target = tmp_path / "verdict.json"
-    fallback(tmp_path, str(target), "Certificates/C001/submissions/w.json", "C001")
-    verdict = json.loads(target.read_text())
-    assert verdict["kind"] == "certificate" and validate(verdict, "verdict") == []
+    verdict = after(
+        tmp_path, outcome="cancelled", submission="Certificates/C001/submissions/w.json"
+    )
+    assert verdict["kind"] == "certificate"
 
 
 def test_works_before_jig_is_installed(tmp_path):
@@ -72,7 +148,7 @@ def test_works_before_jig_is_installed(tmp_path):
     env = {"PATH": os.environ.get("PATH", ""), "PYTHONNOUSERSITE": "1"}
     target = tmp_path / "verdict.json"
     done = subprocess.run(
-        [sys.executable, "-S", str(SCRIPT), str(target), "Submissions/S001/A.json"],
+        [sys.executable, "-S", str(SCRIPT), str(target), SUBMISSION, "--outcome", "cancelled"],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -83,6 +159,10 @@ def test_works_before_jig_is_installed(tmp_path):
     assert json.loads(target.read_text())["reason"] == "timeout"
 
 
-def test_wrong_arguments_print_usage_and_exit_2(tmp_path):
-    done = fallback(tmp_path, "only-one")
+@pytest.mark.parametrize(
+    "argv",
+    [["only-one"], ["v.json", SUBMISSION], ["v.json", SUBMISSION, "--outcome", "exploded"]],
+)
+def test_wrong_arguments_print_usage_and_exit_2(tmp_path, argv):
+    done = fallback(tmp_path, *argv)
     assert done.returncode == 2 and "usage:" in done.stderr
