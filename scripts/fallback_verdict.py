@@ -15,9 +15,11 @@ recorded (empty when it never got to record one); STATUS is `job.status`. Why no
 - anything else (jig crashed, was killed, or a set-up step failed before it ran) — a red
   `verifier_error`: not the submission's fault.
 
+The verdict also goes into the job summary, as `jig verify` would have put it there. A file
+at PATH that is not a JSON object — a write cut short — counts as no verdict.
+
 It must work even when the job died before jig was installed, so it imports jig from the
-checkout beside it (`jigcli.verdict` needs only the standard library). A file at PATH that
-is not a JSON object — a write cut short — counts as no verdict.
+checkout beside it (`jigcli.verdict` and `jigcli.summary` need only the standard library).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from jigcli.summary import append_step_summary, verdict_markdown
 from jigcli.verdict import Verdict
 
 OUTCOMES = ("success", "failure", "cancelled", "skipped")
@@ -46,6 +49,7 @@ def main(argv: list[str]) -> int:
     )
     verdict.fail(reason, detail)
     verdict.finish().write(path)
+    append_step_summary(verdict_markdown(verdict.to_json()))
     print(f"wrote a red {reason} verdict to {path}: {detail}")
     return 0
 

@@ -21,6 +21,7 @@ from jigcli.selftest.judge import judge
 from jigcli.selftest.progress import progress
 from jigcli.selftest.runner import Settings, plan_jobs, run_cases
 from jigcli.selftest.shard import parse_shard, select
+from jigcli.summary import append_step_summary
 
 
 class NothingToTest(JigError):
@@ -58,7 +59,7 @@ def run(
     results = judge(outcomes, repo, require_lean=require_lean)
     verified = sum(not outcome.cached for outcome in outcomes)
     report.write_verdict_files(repo, results)
-    report.append_step_summary(results, verified=verified, scope=scope)
+    append_step_summary(report.markdown(results, verified=verified, scope=scope))
     if as_json:
         emit_json(report.to_json(results))
     elif not cases:

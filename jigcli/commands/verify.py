@@ -1,4 +1,8 @@
-"""`jig verify MANIFEST`: one submission, Lean or certificate; exit 0 green, 1 red, 2 usage."""
+"""`jig verify MANIFEST`: one submission, Lean or certificate; exit 0 green, 1 red, 2 usage.
+
+Under GitHub Actions (`GITHUB_STEP_SUMMARY` set) the verdict and its checks are also
+appended to the job summary as a Markdown table.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from pathlib import Path
 from jigcli.console import emit_json, out
 from jigcli.errors import RepoNotFound, UsageError
 from jigcli.repo import Repo
+from jigcli.summary import append_step_summary, verdict_markdown
 from jigcli.verdict import REASONS, Verdict
 from jigcli.verify import VerifyOptions, verify
 
@@ -42,6 +47,7 @@ def run(
     verdict = verify(manifest.resolve(), repo, options)
     if out is not None:
         _write(verdict, out)
+    append_step_summary(verdict_markdown(verdict.to_json()))
     if as_json:
         emit_json(verdict.to_json())
     else:

@@ -1,10 +1,9 @@
 """What a selftest leaves behind: the table, the JSON document, one verdict file per
-manifest under `.jig/verdicts/`, and a Markdown table in the GitHub step summary."""
+manifest under `.jig/verdicts/`, and the Markdown for the GitHub step summary."""
 
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 
 from jigcli.repo import Repo
 from jigcli.selftest.judge import Result
+from jigcli.summary import cell, code, table
 from jigcli.verdict import REASONS
 
 HASH_PREFIX = 12  # hex digits of the term hash shown in tables
@@ -183,44 +183,26 @@ def summary_line(results: Sequence[Result], *, verified: int, scope: str) -> str
 # -- for GitHub -----------------------------------------------------------------------------
 
 
-def append_step_summary(results: Sequence[Result], *, verified: int, scope: str) -> None:
-    """Append a Markdown table to `$GITHUB_STEP_SUMMARY` when GitHub Actions set it."""
-    target = os.environ.get("GITHUB_STEP_SUMMARY")
-    if not target:
-        return
-    try:
-        with open(target, "a", encoding="utf-8") as summary:
-            summary.write(markdown(results, verified=verified, scope=scope))
-    except OSError as error:  # the summary is a courtesy; the verdicts are what count
-        from jigcli.console import say_error
-
-        say_error(f"could not append to GITHUB_STEP_SUMMARY ({target}): {error.strerror}")
-
-
 def markdown(results: Sequence[Result], *, verified: int, scope: str) -> str:
-    lines = [
-        f"### jig selftest — {summary_line(results, verified=verified, scope=scope)}",
-        "",
-        "| manifest | verdict | reason | hash | expected | matched | cached |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for r in results:
-        cells = [
-            f"`{r.case.rel}`",
-            r.verdict or "—",
-            r.reason or "—",
-            f"`{hash_prefix(r)}`" if hash_prefix(r) else "",
-            expected(r),
-            {"matched": "✅ matched", "skipped": "⏭️ skipped"}.get(status(r), "❌ failed"),
-            "cached" if r.cached else "",
-        ]
-        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    """The step summary's table (`jigcli.summary` appends it), then each failure's problems."""
+    lines = [f"### jig selftest — {summary_line(results, verified=verified, scope=scope)}", ""]
+    lines += table(
+        ("manifest", "verdict", "reason", "hash", "expected", "matched", "cached"),
+        [
+            (
+                code(r.case.rel),
+                r.verdict or "—",
+                r.reason or "—",
+                code(hash_prefix(r)),
+                expected(r),
+                {"matched": "✅ matched", "skipped": "⏭️ skipped"}.get(status(r), "❌ failed"),
+                "cached" if r.cached else "",
+            )
+            for r in results
+        ],
+    )
     problems = [(r.case.rel, p) for r in results if r.failed for p in r.problems]
     if problems:
         lines.append("")
-        lines += [f"- `{rel}`: {_cell(problem)}" for rel, problem in problems]
+        lines += [f"- `{rel}`: {cell(problem)}" for rel, problem in problems]
     return "\n".join(lines) + "\n\n"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")

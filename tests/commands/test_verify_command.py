@@ -30,11 +30,11 @@ def repo(tmp_path):
     return root
 
 
-def jig(repo, *args: str) -> subprocess.CompletedProcess[str]:
+def jig(repo, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "jigcli", *args],
         cwd=repo,
-        env={**os.environ, "NO_COLOR": "1"},
+        env={**os.environ, "NO_COLOR": "1", **(env or {})},
         capture_output=True,
         text=True,
         timeout=120,
@@ -116,3 +116,24 @@ def test_a_folder_is_not_a_manifest_and_the_error_says_so(standin, repo):
     assert done.returncode == 2
     assert done.stderr.startswith("jig: Submissions/S001 is a folder")
     assert "jig selftest Submissions/S001" in done.stderr
+
+
+def test_the_github_step_summary_gets_the_verdict_and_each_check(standin, repo, tmp_path):
+    standin.scenario({"axioms": ["propext", "sorryAx"]})
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n")
+    done = jig(repo, "verify", ALICE, "--json", env={"GITHUB_STEP_SUMMARY": str(summary)})
+    document = json.loads(done.stdout)  # --json still prints one document and nothing else
+    text = summary.read_text()
+    assert text.startswith("earlier step\n")
+    assert f"| `{ALICE}` | S001 | red | sorry |" in text
+    for name, check in document["checks"].items():
+        result = {True: "✅ ok", False: "❌ failed", None: "⏭️ not run"}[check["ok"]]
+        assert f"| {name} | {result} |" in text
+
+
+def test_an_unwritable_step_summary_is_a_warning_not_a_failure(standin, repo, tmp_path):
+    summary = tmp_path / "no-such-dir" / "summary.md"
+    done = jig(repo, "verify", ALICE, env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert done.returncode == 0, done.stderr
+    assert "warning: could not append to GITHUB_STEP_SUMMARY" in done.stderr

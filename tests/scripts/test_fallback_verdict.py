@@ -166,3 +166,12 @@ def test_works_before_jig_is_installed(tmp_path):
 def test_wrong_arguments_print_usage_and_exit_2(tmp_path, argv):
     done = fallback(tmp_path, *argv)
     assert done.returncode == 2 and "usage:" in done.stderr
+
+
+def test_the_fallback_verdict_goes_into_the_job_summary_too(tmp_path):
+    summary = tmp_path / "summary.md"
+    target = tmp_path / "verdict.json"
+    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(summary)}
+    argv = [str(target), SUBMISSION, "S001", "--outcome", "failure", "--exit-code", "2"]
+    assert fallback(tmp_path, *argv, env=env).returncode == 0
+    assert f"| `{SUBMISSION}` | S001 | red | bad_manifest |" in summary.read_text()
