@@ -5,6 +5,11 @@ whole process group is killed at the deadline, so a wedged `lean` or a forking c
 never outlives it), resource limits set in the child before `exec`, a fresh session, an
 environment the caller chose, and stdout/stderr read with a byte cap (a pipe is not
 limited by RLIMIT_FSIZE, so a flood is stopped here, never buffered whole).
+
+`stopping()` kills every child `run` has running, in whichever thread, and refuses new ones:
+how a Ctrl-C reaches verifications that worker threads wait on (Python raises
+KeyboardInterrupt in the main thread only, and each child leads its own session, so the
+terminal's SIGINT reaches neither the workers nor their children).
 """
 
 from __future__ import annotations
@@ -15,8 +20,9 @@ import resource
 import selectors
 import signal
 import subprocess
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,6 +55,9 @@ class Limits:
     file_size_mb: int | None = None
     processes: int | None = None
     no_core: bool = True
+    # A cgroup folder the child joins before `exec`, so the cgroup's limits (`pids.max`) bind
+    # it and everything it starts; None joins none.
+    cgroup: Path | None = None
 
     def rlimits(self) -> list[tuple[int, int]]:
         pairs: list[tuple[int, int]] = []
@@ -112,9 +121,17 @@ class ProgramMissing(Exception):
         self.program = program
 
 
-def _child_setup(rlimits: list[tuple[int, int]]) -> Callable[[], None]:
+def _child_setup(rlimits: list[tuple[int, int]], cgroup: Path | None) -> Callable[[], None]:
+    procs = None if cgroup is None else os.fsencode(cgroup / "cgroup.procs")
+
     # Runs in the forked child before exec: keep it to plain system calls.
     def setup() -> None:
+        if procs is not None:
+            fd = os.open(procs, os.O_WRONLY)
+            try:
+                os.write(fd, str(os.getpid()).encode())
+            finally:
+                os.close(fd)
         for which, value in rlimits:
             soft = value
             hard = value + 1 if which == resource.RLIMIT_CPU else value
@@ -127,6 +144,49 @@ def kill_group(pid: int) -> None:
     """SIGKILL the process group led by `pid`; quiet when it is already gone."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
+
+
+class Stopped(Exception):
+    """`run` was called inside `stopping()`: the caller is shutting down, start nothing."""
+
+
+class _Children:
+    """The process groups `run` has started and not yet reaped (a pid stays ours until it is
+    reaped, so killing one of these never hits a reused pid), and whether `stopping()` is on."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pids: set[int] = set()
+        self.refusing = False
+
+    def track(self, pid: int) -> bool:
+        """Count `pid`'s group as running; False (and not counted) inside `stopping()`."""
+        with self.lock:
+            if not self.refusing:
+                self.pids.add(pid)
+            return not self.refusing
+
+    def untrack(self, pid: int) -> None:
+        with self.lock:
+            self.pids.discard(pid)
+
+
+_children = _Children()
+
+
+@contextlib.contextmanager
+def stopping() -> Iterator[None]:
+    """Kill every process group `run` has running, in any thread, and make `run` raise
+    `Stopped` instead of starting a process until the block ends."""
+    with _children.lock:
+        _children.refusing = True
+        for pid in _children.pids:
+            kill_group(pid)
+    try:
+        yield
+    finally:
+        with _children.lock:
+            _children.refusing = False
 
 
 def run(
@@ -144,10 +204,12 @@ def run(
 
     The child leads its own session; when it exits, times out or floods, everything left in
     its process group is killed. `on_line` (optional) sees each stdout line as it arrives,
-    for progress. Raises `ProgramMissing` when the program does not exist.
+    for progress. Raises `ProgramMissing` when the program does not exist, and `Stopped`
+    inside `stopping()`.
     """
     args = [os.fspath(a) for a in argv]
     rlimits = (limits or Limits(no_core=False)).rlimits()
+    cgroup = limits.cgroup if limits is not None else None
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
@@ -158,10 +220,14 @@ def run(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
-            preexec_fn=_child_setup(rlimits) if rlimits else None,
+            preexec_fn=_child_setup(rlimits, cgroup) if rlimits or cgroup else None,
         )
     except (FileNotFoundError, PermissionError) as exc:
         raise ProgramMissing(args[0]) from exc
+    if not _children.track(proc.pid):  # checked once started: none slips past `stopping`
+        kill_group(proc.pid)
+        proc.communicate()
+        raise Stopped(f"not running {args[0]}: jig is stopping")
     reader = _CappedReader(proc, output_cap, on_line)
     try:
         if stdin_data is not None and proc.stdin is not None:
@@ -174,8 +240,10 @@ def run(
     except BaseException:
         # Ctrl-C (or any error) while waiting: the child's group must not outlive the caller.
         kill_group(proc.pid)
+        _children.untrack(proc.pid)
         proc.wait()
         raise
+    _children.untrack(proc.pid)  # before the reap, while its pid cannot have been reused
     if timed_out or reader.flooded:
         kill_group(proc.pid)
     returncode, cpu_sec = _reap(proc)

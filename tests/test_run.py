@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from jigcli.run import Limits, ProgramMissing, run
+from jigcli.run import Limits, ProgramMissing, Stopped, run, stopping
 
 
 def test_run_captures_both_streams_and_exit_code():
@@ -64,3 +64,34 @@ def test_run_reports_the_cpu_time_of_the_child_and_its_waited_for_children():
 def test_run_reports_cpu_time_when_the_cpu_limit_kills_the_child():
     result = run([sys.executable, "-c", "while True: pass"], limits=Limits(cpu_sec=1), timeout=20)
     assert result.cpu_sec is not None and result.cpu_sec >= 0.9
+
+
+def test_stopping_kills_what_run_has_running_in_another_thread(tmp_path, pid_alive):
+    import threading
+
+    marker = tmp_path / "child.pid"
+    up = threading.Event()
+    results = []
+    script = f"sleep 30 & echo $! > {marker}; echo up; wait"
+    worker = threading.Thread(
+        target=lambda: results.append(run(["sh", "-c", script], on_line=lambda _: up.set()))
+    )
+    worker.start()
+    assert up.wait(30)
+    with stopping():
+        worker.join(30)
+    assert not worker.is_alive()
+    [result] = results
+    assert result.signal == 9 and not result.timed_out  # killed, not run out
+    grandchild = int(marker.read_text())
+    for _ in range(50):  # SIGKILL is sent; give the kernel a moment to finish it
+        if not pid_alive(grandchild):
+            break
+        time.sleep(0.1)
+    assert not pid_alive(grandchild)  # it went with its group
+
+
+def test_inside_stopping_run_starts_nothing_and_after_it_runs_again():
+    with stopping(), pytest.raises(Stopped, match="stopping"):
+        run(["true"])
+    assert run(["true"]).ok

@@ -1,6 +1,7 @@
 """`jig selftest [PATH…]`: every example manifest verified and compared with its `expect`.
 
-Exit 0 when nothing failed (skips are not failures unless `--require-lean`), 1 otherwise.
+Exit 0 when nothing failed (skips are not failures unless `--require-lean`), 1 otherwise,
+130 after a Ctrl-C (what had finished is still reported and its verdict files written).
 Finding no example at all is an error (exit 2), not a pass: a selftest of nothing usually
 means a moved folder or a wrong PATH, and CI must not go green on it. An empty *shard* is
 fine: a 4-way matrix over 3 examples leaves one shard idle.
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jigcli.console import emit_json, out
+from jigcli.console import emit_json, out, say_error
 from jigcli.errors import JigError, RepoNotFound
 from jigcli.repo import Repo
 from jigcli.run import Deadline
@@ -19,9 +20,11 @@ from jigcli.selftest.cache import Keys, VerdictCache, default_cache_dir
 from jigcli.selftest.discover import default_folders, discover
 from jigcli.selftest.judge import judge
 from jigcli.selftest.progress import progress
-from jigcli.selftest.runner import Settings, plan_jobs, run_cases
+from jigcli.selftest.runner import Interrupted, Settings, plan_jobs, run_cases
 from jigcli.selftest.shard import parse_shard, select
 from jigcli.summary import append_step_summary
+
+INTERRUPTED = 130  # what a shell reports for a Ctrl-C, as jig's error boundary does
 
 
 class NothingToTest(JigError):
@@ -54,8 +57,12 @@ def run(
     )
     cache = VerdictCache(default_cache_dir()) if use_cache else None
     keys = Keys(repo, allow_no_netns=allow_no_netns)
-    with progress(len(cases), quiet=as_json) as on_done:
-        outcomes = run_cases(cases, repo, settings, cache=cache, keys=keys, on_done=on_done)
+    interrupted = False
+    try:
+        with progress(len(cases), quiet=as_json) as on_done:
+            outcomes = run_cases(cases, repo, settings, cache=cache, keys=keys, on_done=on_done)
+    except Interrupted as stop:  # Ctrl-C: report what finished, then exit as a Ctrl-C does
+        outcomes, interrupted, scope = stop.outcomes, True, f"{scope}, interrupted"
     results = judge(outcomes, repo, require_lean=require_lean)
     verified = sum(not outcome.cached for outcome in outcomes)
     report.write_verdict_files(repo, results)
@@ -64,8 +71,15 @@ def run(
         emit_json(report.to_json(results))
     elif not cases:
         out().print(f"{scope}: this shard holds none of the {len(every)} examples; nothing to do.")
-    else:
+    elif results or not interrupted:
         report.show(results, verified=verified, scope=scope)
+    if interrupted:
+        say_error(
+            f"interrupted: {len(cases) - len(results)} of {len(cases)} examples were not "
+            "verified and have no verdict file; run jig selftest again to finish (what is "
+            "cached will not be verified again)."
+        )
+        return INTERRUPTED
     return 1 if report.counts(results)["failed"] else 0
 
 

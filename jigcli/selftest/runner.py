@@ -15,6 +15,9 @@ Each verification gets a fresh work dir under `.jig/work/selftest/`, named from 
 manifest path, so parallel jobs never share a file.
 Lean cases are started first: they are the long ones, so the run ends sooner.
 
+Ctrl-C stops a run promptly: the verifications not started are dropped, the running ones'
+processes are killed (`jigcli.run.stopping`), and `Interrupted` carries what had finished.
+
 `--budget` bounds the whole run (a CI job has a hard cap, and a runner that kills the job
 leaves no verdict at all): each verification gets its `--timeout`, or what is left of the
 budget when that is less; once less than `MIN_START_SEC` is left, the cases not yet started
@@ -33,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from jigcli.hashing import sha256_hex
 from jigcli.repo import Repo
-from jigcli.run import Deadline
+from jigcli.run import Deadline, stopping
 from jigcli.selftest.cache import Keys, VerdictCache
 from jigcli.selftest.discover import Case
 
@@ -77,6 +80,14 @@ class Outcome:
     seconds: float = 0.0
 
 
+class Interrupted(Exception):
+    """Ctrl-C stopped the run; `outcomes` are the cases that had finished before it."""
+
+    def __init__(self, outcomes: list[Outcome]) -> None:
+        super().__init__(f"interrupted after {len(outcomes)} cases")
+        self.outcomes = outcomes
+
+
 def plan_jobs(requested: int | None, memory_bytes: int | None = None) -> Plan:
     jobs = requested or _cpus()
     memory = memory_bytes if memory_bytes is not None else _memory()
@@ -112,19 +123,12 @@ def run_cases(
     keys: Keys,
     on_done: Callable[[Outcome], None],
 ) -> list[Outcome]:
-    """Every case's outcome, from the cache where it can answer, else by verifying it."""
+    """Every case's outcome, from the cache where it can answer, else by verifying it.
+
+    Ctrl-C raises `Interrupted` with the outcomes finished by then; what was running is
+    killed and dropped (a killed verification says nothing about its submission)."""
     outcomes: list[Outcome] = []
     pending: list[tuple[Case, str]] = []
-    for case in cases:
-        key = keys.key(case)
-        document = cache.get(key) if cache is not None else None
-        if document is None:
-            pending.append((case, key))
-            continue
-        outcome = Outcome(case, document, cached=True)
-        outcomes.append(outcome)
-        on_done(outcome)
-    pending.sort(key=lambda item: item[0].kind != "lean")  # stable: Lean first
 
     def finished(outcome: Outcome, key: str) -> None:
         if cache is not None:
@@ -132,7 +136,20 @@ def run_cases(
         outcomes.append(outcome)
         on_done(outcome)
 
-    _verify_all(pending, repo, settings, finished)
+    try:
+        for case in cases:
+            key = keys.key(case)
+            document = cache.get(key) if cache is not None else None
+            if document is None:
+                pending.append((case, key))
+                continue
+            outcome = Outcome(case, document, cached=True)
+            outcomes.append(outcome)
+            on_done(outcome)
+        pending.sort(key=lambda item: item[0].kind != "lean")  # stable: Lean first
+        _verify_all(pending, repo, settings, finished)
+    except KeyboardInterrupt:
+        raise Interrupted(outcomes) from None
     return outcomes
 
 
@@ -155,8 +172,15 @@ def _verify_all(
             for future in done:
                 _case, key = running.pop(future)
                 finished(future.result(), key)
+    except KeyboardInterrupt:
+        # Ctrl-C reached this thread only, and no verifier's process (each leads its own
+        # session): kill those processes, start none, and let the workers return, which they
+        # do at once without them. Waiting here is what lets the interpreter exit promptly:
+        # it joins every pool thread on the way out.
+        with stopping():
+            pool.shutdown(wait=True, cancel_futures=True)
+        raise
     finally:
-        # On an interrupt, start nothing more; what runs is bounded by its own deadline.
         pool.shutdown(wait=not running, cancel_futures=True)
 
 

@@ -277,3 +277,45 @@ def test_a_spent_budget_fails_the_rest_with_verdict_files_and_says_why(
     written = json.loads((repo_root / ".jig" / "verdicts" / W).read_text())
     assert written["reason"] == "timeout" and "600 s budget" in written["detail"]
     assert validate(written, "verdict") == []
+
+
+def press_ctrl_c_while_running(rel, data, options):
+    """Start a long process, then send this process a real SIGINT once it runs."""
+    import os
+    import signal
+
+    from jigcli.run import run as run_process
+
+    run_process(
+        ["sh", "-c", "echo up; sleep 30"],
+        on_line=lambda line: os.kill(os.getpid(), signal.SIGINT),
+    )
+
+
+def test_ctrl_c_reports_what_finished_and_exits_130(repo_root, fake, capsys):
+    fake.during = lambda rel, data, options: (
+        press_ctrl_c_while_running(rel, data, options) if rel == W else None
+    )
+    try:
+        code = selftest(repo_root, jobs=1, use_cache=False)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C escaped the selftest instead of ending it")
+    assert code == 130
+    captured = capsys.readouterr()
+    assert (
+        A in captured.out
+        and B in captured.out
+        and "selftest, interrupted: 2 matched" in (captured.out)
+    )
+    assert "interrupted: 1 of 3 examples were not verified" in captured.err
+    assert (repo_root / ".jig" / "verdicts" / A).is_file()
+    assert not (repo_root / ".jig" / "verdicts" / W).exists()
+
+
+def test_ctrl_c_with_json_still_prints_one_document_of_what_finished(repo_root, fake, capsys):
+    fake.during = lambda rel, data, options: (
+        press_ctrl_c_while_running(rel, data, options) if rel == W else None
+    )
+    code, document = json_run(repo_root, capsys, jobs=1, use_cache=False)
+    assert code == 130 and document["passed"] == 2
+    assert sorted(e["manifest"] for e in document["results"]) == [A, B]

@@ -1,13 +1,19 @@
+import os
+import signal
 import threading
 from pathlib import Path
 
+import pytest
+
 from jigcli.repo import Repo
 from jigcli.run import Deadline
+from jigcli.run import run as run_process
 from jigcli.schemas import validate
 from jigcli.selftest.cache import Keys, VerdictCache
 from jigcli.selftest.discover import Case, discover
 from jigcli.selftest.runner import (
     GIB,
+    Interrupted,
     Plan,
     Settings,
     plan_jobs,
@@ -238,3 +244,46 @@ def test_once_the_budget_is_spent_the_rest_are_red_timeouts_never_verified(
     fake_verify.during = None
     again = budgeted(repo_root, Budget(900.0), cache_dir=tmp_path / "cache")
     assert len(fake_verify.calls) == 2 and not again["Certificates/C001/submissions/w.json"].cached
+
+
+def interrupt_while_running(results: list):
+    """A `during` that starts a long process, then presses Ctrl-C (a real SIGINT to this
+    process, which Linux hands to the main thread) once it runs."""
+
+    def during(rel, data, options):
+        press = lambda line: os.kill(os.getpid(), signal.SIGINT)  # noqa: E731
+        results.append(run_process(["sh", "-c", "echo up; sleep 30"], on_line=press))
+
+    return during
+
+
+def test_ctrl_c_kills_running_verifications_starts_no_more_and_caches_nothing(
+    repo_root, kit, fake_verify, tmp_path
+):
+    kit.lean_manifest(repo_root, "Submissions/S001/A.json")
+    kit.certificate_manifest(repo_root, "C001", "w")
+    killed: list = []
+    fake_verify.during = interrupt_while_running(killed)
+    try:
+        with pytest.raises(Interrupted) as stopped:
+            run(repo_root, tmp_path / "cache", jobs=1)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C escaped the runner instead of stopping it")
+    assert stopped.value.outcomes == []  # the one that was running is not a verdict
+    assert fake_verify.verified == ["Submissions/S001/A.json"]  # the other never started
+    assert [result.signal for result in killed] == [9]  # killed, not waited for
+    assert not (tmp_path / "cache").exists()
+
+
+def test_ctrl_c_keeps_what_finished_before_it(repo_root, kit, fake_verify):
+    kit.lean_manifest(repo_root, "Submissions/S001/A.json")
+    kit.certificate_manifest(repo_root, "C001", "w")
+    killed: list = []
+    interrupt = interrupt_while_running(killed)
+    fake_verify.during = lambda rel, data, options: (
+        interrupt(rel, data, options) if data["kind"] == "certificate" else None
+    )
+    with pytest.raises(Interrupted) as stopped:
+        run(repo_root, jobs=1)
+    assert [o.case.rel for o in stopped.value.outcomes] == ["Submissions/S001/A.json"]
+    assert run_process(["true"]).ok  # processes may start again once the run has stopped
