@@ -7,9 +7,11 @@ reduced to normal form by the checker, whose SHA-256 is the submission's fingerp
 
 How a run is judged, first match wins:
 
-- out of wall clock, or killed at the CPU limit → `timeout`;
+- out of wall clock, or killed at the CPU limit → `timeout` (a fork bomb held at its process
+  cap ends here: it never finishes);
 - more output than the limit on stdout or stderr (the run is stopped) → `checker_protocol`;
-- killed by a signal, or a non-zero exit → `checker_error`;
+- killed by a signal, or a non-zero exit → `checker_error` (a checker that dies of a refused
+  fork, as a naive fork bomb does, ends here, the detail naming its process limit);
 - not exactly one well-formed marker line → `checker_protocol`;
 - `ok: false` → `invalid_witness`, with the checker's reason;
 - `ok: true` → `ok`, with `canonical`.
@@ -54,6 +56,8 @@ class Outcome:
     duration_sec: float = 0.0
     cpu_sec: float | None = None
     probe_sec: float = 0.0
+    processes_cap: str | None = None  # what capped its processes; None: nothing did
+    processes_note: str = ""  # how, or why nothing did
 
     @property
     def ok(self) -> bool:
@@ -63,6 +67,15 @@ class Outcome:
     def canonical_hash(self) -> str | None:
         """`sha256:` of `canonical`: the `elaborated_term_hash` of a certificate."""
         return None if self.canonical is None else sha256_tagged(self.canonical)
+
+    def applied_limits(self) -> dict[str, Any]:
+        """The limits as applied: `processes` is null when nothing here could enforce it."""
+        applied = self.limits.to_json()
+        if self.processes_cap is None:
+            applied["processes"] = None
+        applied["processes_mechanism"] = self.processes_cap
+        applied["processes_note"] = self.processes_note
+        return applied
 
 
 def check_witness(
@@ -94,11 +107,17 @@ def check_witness(
             limits,
             probe_sec=probe_sec,
         )
+    cap = sandbox.process_cap(chosen, interpreter)
     wall = limits.wall_sec if deadline is None else min(limits.wall_sec, deadline.remaining())
-    with sandbox.staged(checker_source, witness) as stage:
-        done = sandbox.execute(chosen, interpreter, stage, limits, wall)
+    try:
+        with sandbox.staged(checker_source, witness) as stage:
+            done = sandbox.execute(chosen, interpreter, stage, limits, wall, cap.mechanism)
+    except sandbox.SetupFailed as failed:
+        detail = f"the {chosen.name} sandbox could not run the checker: {failed}"
+        return Outcome("sandbox_unavailable", detail, None, limits, probe_sec=probe_sec)
     outcome = judge(done, limits, wall)
     outcome.probe_sec = probe_sec
+    outcome.processes_cap, outcome.processes_note = cap.mechanism, cap.why
     return outcome
 
 
@@ -140,12 +159,13 @@ def _ended_badly(
     done: sandbox.Execution, limits: CertLimits, wall_sec: float
 ) -> tuple[str, str] | None:
     result = done.result
+    held = _held_at_cap(done, limits)
     if result.timed_out:
         if wall_sec < limits.wall_sec:
-            return "timeout", f"the verification's budget ran out after {wall_sec:g} s"
-        return "timeout", f"the checker ran past its wall limit of {limits.wall_sec:g} s"
+            return "timeout", f"the verification's budget ran out after {wall_sec:g} s{held}"
+        return "timeout", f"the checker ran past its wall limit of {limits.wall_sec:g} s{held}"
     if _cpu_exhausted(done, limits):
-        return "timeout", f"the checker used up its CPU limit of {limits.cpu_sec} s"
+        return "timeout", f"the checker used up its CPU limit of {limits.cpu_sec} s{held}"
     for stream, flooded, seen in (
         ("stdout", result.stdout_truncated, result.stdout_bytes),
         ("stderr", result.stderr_truncated, result.stderr_bytes),
@@ -158,10 +178,19 @@ def _ended_badly(
     if done.signal is not None:
         return "checker_error", f"the checker was killed by {done.signal_name}"
     if done.exit_status != 0:
-        return "checker_error", (
-            f"the checker exited with status {done.exit_status}{_last_words(result.stderr, limits)}"
-        )
+        said = _last_words(result.stderr, limits, capped=done.processes_cap is not None)
+        return "checker_error", f"the checker exited with status {done.exit_status}{said}"
     return None
+
+
+def _held_at_cap(done: sandbox.Execution, limits: CertLimits) -> str:
+    """A clause saying the process cap refused new processes, where the kernel counted them."""
+    if not done.refused_forks:
+        return ""
+    return (
+        f" ({done.refused_forks} new processes were refused at its process limit of "
+        f"{limits.processes})"
+    )
 
 
 def _cpu_exhausted(done: sandbox.Execution, limits: CertLimits) -> bool:
@@ -173,13 +202,18 @@ def _cpu_exhausted(done: sandbox.Execution, limits: CertLimits) -> bool:
     return done.signal is not None and cpu is not None and cpu >= limits.cpu_sec - _CPU_SLACK_SEC
 
 
-def _last_words(stderr: str, limits: CertLimits) -> str:
+_FORK_REFUSED = ("BlockingIOError", "RuntimeError: can't start new thread")
+
+
+def _last_words(stderr: str, limits: CertLimits, *, capped: bool) -> str:
     lines = [line for line in stderr.strip().splitlines() if line.strip()]
     if not lines:
         return ""
     last = lines[-1].strip()[:300]
     if last.startswith("MemoryError"):
         return f": {last} (its address-space limit is {limits.address_space_mb} MB)"
+    if capped and last.startswith(_FORK_REFUSED):
+        return f": {last} (its process limit is {limits.processes})"
     return f": {last}"
 
 

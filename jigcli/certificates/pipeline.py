@@ -3,7 +3,9 @@
 1. problem: `Certificates/<statement_id>/` is a folder inside `Certificates/` holding a valid
    `spec.json` and a `checker.py` (else `unknown_statement`; a problem that is there but
    broken, which its poser must fix, is `verifier_error`);
-2. limits: the spec's limits, clamped to the lane's ceiling (recorded either way);
+2. limits: the spec's limits, clamped to the lane's ceiling (recorded either way; once the
+   checker ran, `limits.processes` is the cap enforced, or null where nothing here could,
+   with `processes_mechanism` and a `processes_note` saying how or why not);
 3. witness: the manifest's `witness` resolves, symlinks followed, inside the manifest's own
    folder (else `bad_manifest`), is a regular file no larger than `witness_bytes` (else
    `missing_witness`), and is read once: the bytes hashed are the bytes checked;
@@ -202,6 +204,8 @@ def _read_witness(folder: Path, named: str, limits: CertLimits | None) -> bytes:
 
 def _record(outcome: Outcome, verdict: Verdict) -> None:
     verdict.extra["isolation"] = outcome.isolation
+    if outcome.isolation is not None:
+        verdict.extra["limits"] = outcome.applied_limits()
     verdict.extra["checker_stdout"] = outcome.stdout_tail
     verdict.timings_sec["probe"] = outcome.probe_sec
     verdict.timings_sec["checker"] = outcome.duration_sec

@@ -20,7 +20,22 @@ checker with root's file access, so root takes `unshare-root`, which drops to no
 A PID namespace (all but sandbox-exec and none) is what guarantees that nothing the checker
 started survives it: when its first process dies the kernel kills the rest, setsid daemons
 included. Each route is probed once per process (and interpreter) by running the interpreter
-on a trivial script through it; the first route that passes is used.
+on a small script through it; the first route that passes is used.
+
+How many processes a run may hold is capped where the kernel can be made to (see
+`jigcli.certificates.processes`), and the same probe verifies it: the script forks under a
+small cap until the kernel refuses. Each route tries its mechanisms in order and keeps the
+first the probe shows to hold:
+
+| route          | process cap                                                           |
+|----------------|-----------------------------------------------------------------------|
+| bubblewrap     | cgroup (as root, which RLIMIT_NPROC never binds: bubblewrap maps the  |
+|                | checker to the invoker's uid), else RLIMIT_NPROC in its user namespace |
+| unshare-root   | cgroup only: the checker is the host's nobody with no user namespace   |
+|                | of its own, where RLIMIT_NPROC would count every nobody process        |
+| unshare-userns | cgroup, else RLIMIT_NPROC in its user namespace                        |
+| sandbox-exec   | none: macOS counts RLIMIT_NPROC per user across the machine            |
+| none           | none                                                                  |
 """
 
 from __future__ import annotations
@@ -29,6 +44,7 @@ import contextlib
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -37,6 +53,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jigcli.certificates import processes
+from jigcli.certificates.processes import CGROUP, RLIMIT, ProcessCap
 from jigcli.certificates.spec import CertLimits
 from jigcli.run import Limits, ProgramMissing, RunResult, run
 
@@ -46,8 +64,34 @@ CHECKER_NAME = "checker.py"
 WITNESS_NAME = "witness"
 # -S: no site (standard library only, and a faster start); -B: write no bytecode.
 PYTHON_FLAGS = ("-S", "-B")
-_PROBE_LIMITS = CertLimits(wall_sec=20, cpu_sec=10, address_space_mb=1024, output_bytes=4096)
+# The probe's process cap, and how many children it tries to fork under it (its witness).
+_PROBE_CAP = 8
+_PROBE_FORKS = 3 * _PROBE_CAP
+_PROBE_LIMITS = CertLimits(
+    wall_sec=20, cpu_sec=10, address_space_mb=1024, output_bytes=4096, processes=_PROBE_CAP
+)
 _PROBE_WORD = "jig-sandbox-probe"
+# Forks up to N children (N read from the witness) that wait for it, stopping at the first
+# refusal, reaps them and prints how many it started.
+_PROBE_SCRIPT = f"""import os, sys
+tries = int(open(sys.argv[1]).read() or 0)
+read, write = os.pipe()
+started = 0
+for _ in range(tries):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        os.close(write)
+        os.read(read, 1)
+        os._exit(0)
+    started += 1
+os.close(write)
+for _ in range(started):
+    os.wait()
+print({_PROBE_WORD!r}, started)
+"""
 
 
 @dataclass(frozen=True)
@@ -109,6 +153,10 @@ class Route:
     counts_cpu = True
     # Whether a checker killed by signal N shows as exit status 128 + N (an init in between).
     signal_as_status = False
+    # How its processes may be capped, best first; each is verified by the probe before use.
+    cap_mechanisms: tuple[str, ...] = ()
+    # Why nothing caps its processes when none of those holds (or it has none).
+    uncapped = ""
 
     def unavailable(self) -> str | None:
         """Why the route cannot exist on this machine (no program, wrong OS), else None."""
@@ -121,8 +169,11 @@ class Route:
     def prepare(self, stage: Stage) -> None:
         """Make the stage usable by the user the checker runs as."""
 
-    def command(self, inner: Sequence[str], stage: Stage, limits: CertLimits) -> list[str]:
-        """The argv that runs `inner` (whose paths are as the checker sees them) in the route."""
+    def command(
+        self, inner: Sequence[str], stage: Stage, limits: CertLimits, python: Path
+    ) -> list[str]:
+        """The argv that runs `inner` (paths as the checker sees them; `python` is the
+        interpreter it runs, after any prefix such as prlimit) in the route."""
         return list(inner)
 
     def status(self, returncode: int) -> tuple[int | None, int | None]:
@@ -138,6 +189,7 @@ class Bubblewrap(Route):
     name = "bubblewrap"
     counts_cpu = False
     signal_as_status = True  # bwrap's own init waits for the checker
+    cap_mechanisms = (CGROUP, RLIMIT)
     isolates = (
         "network, host processes, IPC and hostname; every file but a read-only view of the "
         "interpreter; $HOME and host /tmp (scratch is a private tmpfs)"
@@ -151,7 +203,9 @@ class Bubblewrap(Route):
     def workdir(self, stage: Stage) -> Path:
         return SCRATCH
 
-    def command(self, inner: Sequence[str], stage: Stage, limits: CertLimits) -> list[str]:
+    def command(
+        self, inner: Sequence[str], stage: Stage, limits: CertLimits, python: Path
+    ) -> list[str]:
         return [
             "bwrap",
             "--unshare-all",
@@ -166,7 +220,7 @@ class Bubblewrap(Route):
             "--die-with-parent",
             "--new-session",
             *_system_view(),
-            *_interpreter_view(Path(inner[0])),
+            *_interpreter_view(python),
             "--proc",
             "/proc",
             "--dev",
@@ -221,6 +275,11 @@ class UnshareRoot(Route):
     name = "unshare-root"
     signal_as_status = True
     isolates = "network and host processes; runs as nobody (only world-readable files)"
+    cap_mechanisms = (CGROUP,)
+    uncapped = (
+        "RLIMIT_NPROC is not used: the checker runs as the host's nobody with no user "
+        "namespace of its own, where it would count every process of nobody on the host"
+    )
 
     def unavailable(self) -> str | None:
         if os.geteuid() != 0:
@@ -234,7 +293,9 @@ class UnshareRoot(Route):
         for path in (stage.folder, stage.checker, stage.witness):
             os.chown(path, NOBODY, NOBODY)
 
-    def command(self, inner: Sequence[str], stage: Stage, limits: CertLimits) -> list[str]:
+    def command(
+        self, inner: Sequence[str], stage: Stage, limits: CertLimits, python: Path
+    ) -> list[str]:
         drop = [
             "setpriv",
             f"--reuid={NOBODY}",
@@ -251,6 +312,7 @@ class UnshareUserns(Route):
     name = "unshare-userns"
     signal_as_status = True
     isolates = "network and host processes (files: the invoking user's own rights)"
+    cap_mechanisms = (CGROUP, RLIMIT)
 
     def unavailable(self) -> str | None:
         if os.geteuid() == 0:
@@ -262,13 +324,16 @@ class UnshareUserns(Route):
             return "unshare is not installed (util-linux)"
         return None
 
-    def command(self, inner: Sequence[str], stage: Stage, limits: CertLimits) -> list[str]:
+    def command(
+        self, inner: Sequence[str], stage: Stage, limits: CertLimits, python: Path
+    ) -> list[str]:
         return ["unshare", "--user", "--map-root-user", *_UNSHARE_NS, "--", *_INIT, *inner]
 
 
 class SandboxExec(Route):
     name = "sandbox-exec"
     isolates = "network and writes outside the stage folder (macOS)"
+    uncapped = "macOS counts RLIMIT_NPROC per user across the whole machine, not per run"
 
     def unavailable(self) -> str | None:
         if sys.platform != "darwin":
@@ -277,7 +342,9 @@ class SandboxExec(Route):
             return "sandbox-exec is not on PATH"
         return None
 
-    def command(self, inner: Sequence[str], stage: Stage, limits: CertLimits) -> list[str]:
+    def command(
+        self, inner: Sequence[str], stage: Stage, limits: CertLimits, python: Path
+    ) -> list[str]:
         folder = str(stage.folder.resolve()).replace('"', '\\"')
         profile = (
             "(version 1)(allow default)(deny network*)(deny file-write*)"
@@ -289,6 +356,7 @@ class SandboxExec(Route):
 class Unisolated(Route):
     name = "none"
     isolates = "nothing but the resource limits (local development only)"
+    uncapped = "no isolation: nothing caps the checker's processes"
 
 
 ROUTES: tuple[Route, ...] = (Bubblewrap(), UnshareRoot(), UnshareUserns(), SandboxExec())
@@ -305,6 +373,10 @@ def route_named(name: str) -> Route:
 # -- running -----------------------------------------------------------------------------
 
 
+class SetupFailed(Exception):
+    """The sandbox itself could not be set up for a run (not anything the checker did)."""
+
+
 @dataclass
 class Execution:
     """One checker run as the route saw it."""
@@ -314,6 +386,8 @@ class Execution:
     exit_status: int | None  # None when a signal ended it
     signal: int | None
     cpu_sec: float | None  # the checker's CPU time, where the route can tell
+    processes_cap: str | None = None  # the mechanism that capped its processes, if any
+    refused_forks: int | None = None  # new processes the cap refused, where the kernel says
 
     @property
     def signal_name(self) -> str:
@@ -326,56 +400,128 @@ class Execution:
 
 
 def execute(
-    route: Route, python: Path, stage: Stage, limits: CertLimits, wall_sec: float
+    route: Route,
+    python: Path,
+    stage: Stage,
+    limits: CertLimits,
+    wall_sec: float,
+    cap: str | None = None,
 ) -> Execution:
-    """Run the staged checker on the staged witness through `route`, within `limits`."""
-    route.prepare(stage)
+    """Run the staged checker on the staged witness through `route`, within `limits`, its
+    processes capped by the mechanism `cap` (None: uncapped). Raises `SetupFailed`."""
     inside = route.workdir(stage)
     inner = [str(python), *PYTHON_FLAGS, str(inside / CHECKER_NAME), str(inside / WITNESS_NAME)]
-    result = run(
-        route.command(inner, stage, limits),
-        cwd=stage.folder,
-        env=checker_env(inside),
-        timeout=wall_sec,
-        limits=Limits(
-            cpu_sec=limits.cpu_sec,
-            address_space_mb=limits.address_space_mb,
-            file_size_mb=limits.scratch_mb,
-            no_core=True,
-        ),
-        output_cap=limits.output_bytes,
-    )
+    try:
+        route.prepare(stage)
+        if cap == RLIMIT:
+            inner = [*processes.rlimit_prefix(limits.processes), *inner]
+        with processes.enforced(cap, limits.processes) as cgroup:
+            result = run(
+                route.command(inner, stage, limits, python),
+                cwd=stage.folder,
+                env=checker_env(inside),
+                timeout=wall_sec,
+                limits=Limits(
+                    cpu_sec=limits.cpu_sec,
+                    address_space_mb=limits.address_space_mb,
+                    file_size_mb=limits.scratch_mb,
+                    no_core=True,
+                    cgroup=None if cgroup is None else cgroup.folder,
+                ),
+                output_cap=limits.output_bytes,
+            )
+            refused = None if cgroup is None else cgroup.refused()
+    except ProgramMissing as missing:
+        raise SetupFailed(f"{missing.program} cannot be run") from missing
+    except (OSError, subprocess.SubprocessError) as exc:
+        said = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise SetupFailed(f"the sandbox could not be set up: {said}") from exc
     exit_status, signum = route.status(result.returncode)
     cpu_sec = result.cpu_sec if route.counts_cpu else None
-    return Execution(route.name, result, exit_status, signum, cpu_sec)
+    return Execution(route.name, result, exit_status, signum, cpu_sec, cap, refused)
 
 
-_probed: dict[tuple[str, Path], str | None] = {}
+@dataclass(frozen=True)
+class Probe:
+    """What a route's probe found: None or why the route cannot run here; its process cap."""
+
+    why: str | None
+    cap: ProcessCap
+
+
+_probed: dict[tuple[str, Path], Probe] = {}
 _probe_lock = threading.Lock()
+
+
+def _probed_once(route: Route, python: Path) -> Probe:
+    key = (route.name, python)
+    with _probe_lock:
+        if key not in _probed:
+            missing = route.unavailable()
+            _probed[key] = (
+                Probe(missing, ProcessCap(None, "the route cannot run here"))
+                if missing
+                else _probe_once(route, python)
+            )
+        return _probed[key]
 
 
 def probe(route: Route, python: Path) -> str | None:
     """None when `route` runs `python` on a trivial script here, else why not. Once per process."""
-    key = (route.name, python)
-    with _probe_lock:
-        if key not in _probed:
-            _probed[key] = route.unavailable() or _probe_once(route, python)
-        return _probed[key]
+    return _probed_once(route, python).why
 
 
-def _probe_once(route: Route, python: Path) -> str | None:
-    with staged(f"print({_PROBE_WORD!r})\n".encode(), b"") as stage:
+def process_cap(route: Route, python: Path) -> ProcessCap:
+    """What caps the processes of a run through `route` here, as its probe verified."""
+    if not route.cap_mechanisms:
+        return ProcessCap(None, route.uncapped)
+    return _probed_once(route, python).cap
+
+
+def _probe_once(route: Route, python: Path) -> Probe:
+    """Probe `route` with each of its cap mechanisms in turn; the first that holds is kept.
+
+    A mechanism holds when the probe's forks are refused at or below its cap. When none does,
+    the route is probed once more with none, to tell an uncapped route from a broken one.
+    """
+    tried: list[str] = []
+    for mechanism in route.cap_mechanisms:
+        missing = processes.unavailable(mechanism)
+        if missing is not None:
+            tried.append(f"{mechanism}: {missing}")
+            continue
+        why, started = _probe_run(route, python, mechanism)
+        if why is None and started < _PROBE_CAP:
+            return Probe(None, ProcessCap(mechanism, processes.HOW[mechanism]))
+        tried.append(f"{mechanism}: " + (why or _not_refused(started)))
+    why, _ = _probe_run(route, python, None)
+    if why is not None:
+        return Probe(why, ProcessCap(None, "the route cannot run here"))
+    reasons = [part for part in (*tried, route.uncapped) if part]
+    return Probe(why, ProcessCap(None, "; ".join(reasons)))
+
+
+def _not_refused(started: int) -> str:
+    said = f"the kernel let it start {started} processes under a cap of {_PROBE_CAP}"
+    if os.geteuid() == 0:
+        said += " (RLIMIT_NPROC never binds the host's root)"
+    return said
+
+
+def _probe_run(route: Route, python: Path, cap: str | None) -> tuple[str | None, int]:
+    """(None, processes started) when the probe script ran through `route`, else (why, 0)."""
+    forks = _PROBE_FORKS if cap is not None else 0
+    with staged(_PROBE_SCRIPT.encode(), str(forks).encode()) as stage:
         try:
-            done = execute(route, python, stage, _PROBE_LIMITS, _PROBE_LIMITS.wall_sec)
-        except ProgramMissing as missing:
-            return f"{missing.program} cannot be run"
-        except OSError as exc:
-            return f"the stage could not be prepared: {exc.strerror or exc}"
-    if done.exit_status == 0 and done.result.stdout.strip() == _PROBE_WORD:
-        return None
-    said = (done.result.stderr or done.result.stdout).strip().splitlines()
+            done = execute(route, python, stage, _PROBE_LIMITS, _PROBE_LIMITS.wall_sec, cap)
+        except SetupFailed as failed:
+            return str(failed), 0
+    said = done.result.stdout.split()
+    if done.exit_status == 0 and len(said) == 2 and said[0] == _PROBE_WORD and said[1].isdigit():
+        return None, int(said[1])
+    lines = (done.result.stderr or done.result.stdout).strip().splitlines()
     ended = f"exit status {done.exit_status}" if done.signal is None else done.signal_name
-    return f"the probe failed ({ended})" + (f": {said[-1][:200]}" if said else "")
+    return f"the probe failed ({ended})" + (f": {lines[-1][:200]}" if lines else ""), 0
 
 
 def choose(python: Path, *, allow_none: bool = False, only: str | None = None) -> Route | None:
@@ -393,12 +539,14 @@ def refusal(python: Path) -> str:
 
 
 def describe(python: Path | None = None) -> dict[str, Any]:
-    """Each route on this machine, for `jig doctor`: available, probed, ok, and why not."""
+    """Each route on this machine, for `jig doctor`: available, probed, ok, and why not; and
+    whether it caps a checker's processes, by what, or why not."""
     interpreter = python or default_python()
     rows: list[dict[str, Any]] = []
     for route in ROUTES:
         missing = route.unavailable()
         why = missing or probe(route, interpreter)
+        cap = process_cap(route, interpreter)
         rows.append(
             {
                 "name": route.name,
@@ -407,6 +555,11 @@ def describe(python: Path | None = None) -> dict[str, Any]:
                 "probed": missing is None,
                 "ok": why is None,
                 "why": why,
+                "processes": {
+                    "capped": cap.mechanism is not None,
+                    "mechanism": cap.mechanism,
+                    "why": cap.why,
+                },
             }
         )
     chosen = next((row["name"] for row in rows if row["ok"]), None)

@@ -36,6 +36,9 @@ class CertLimits:
     # (the size of its private tmpfs under bubblewrap, and RLIMIT_FSIZE everywhere).
     witness_bytes: int = 1024 * 1024
     scratch_mb: int = 16
+    # The most processes and threads the run may hold at once, the sandbox's own one or two
+    # included, where a mechanism enforces it (`jigcli.certificates.processes`).
+    processes: int = 32
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -63,6 +66,7 @@ LANES: dict[str, Lane] = {
             output_bytes=1024 * 1024,
             witness_bytes=16 * 1024 * 1024,
             scratch_mb=256,
+            processes=64,
         ),
     ),
     "heavy": Lane(
@@ -74,6 +78,7 @@ LANES: dict[str, Lane] = {
             output_bytes=16 * 1024 * 1024,
             witness_bytes=256 * 1024 * 1024,
             scratch_mb=4096,
+            processes=512,
         ),
     ),
 }

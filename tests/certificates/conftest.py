@@ -41,6 +41,10 @@ class Runner:
     # False where the route leaves the checker the test user's own file access (unshare-userns
     # started by that user): the file tests then have nothing to assert.
     protects_files: bool = True
+    # What caps a run's processes through this runner, as the route's probe verified; None
+    # where nothing does (`processes_note` says why).
+    processes_cap: str | None = None
+    processes_note: str = ""
 
     def __call__(
         self, checker: str, witness: bytes = b"", limits: CertLimits = SMALL
@@ -60,7 +64,7 @@ def _in_process(route: str, python: Path) -> Callable[..., dict[str, Any]]:
         source = (HOSTILE / checker).read_bytes()
         outcome = check_witness(source, witness, limits, route=route, python=python)
         document = dataclasses.asdict(outcome)
-        document["limits"] = limits.to_json()
+        document["limits"] = outcome.applied_limits()
         return document
 
     return run
@@ -124,13 +128,22 @@ def _runner_for(route: str) -> Runner:
         probe = runner("accept.py", b"probe")
         if probe["reason"] == "sandbox_unavailable":
             pytest.skip(f"unshare-userns cannot run here: {probe['detail']}")
+        runner.processes_cap = probe["processes_cap"]
+        runner.processes_note = probe["processes_note"]
         return runner
     chosen = sandbox.route_named(route)
     reasons = []
     for python in _interpreters():
         why = sandbox.probe(chosen, python)
         if why is None:
-            return Runner(route, _in_process(route, python), route != "unshare-userns")
+            cap = sandbox.process_cap(chosen, python)
+            return Runner(
+                route,
+                _in_process(route, python),
+                protects_files=route != "unshare-userns",
+                processes_cap=cap.mechanism,
+                processes_note=cap.why,
+            )
         reasons.append(f"{python}: {why}")
     pytest.skip(f"{route} cannot run here: " + "; ".join(reasons))
 

@@ -25,5 +25,5 @@ outcome = check_witness(
     python=Path(request["python"]),
 )
 document = dataclasses.asdict(outcome)
-document["limits"] = outcome.limits.to_json()
+document["limits"] = outcome.applied_limits()
 print(json.dumps(document))

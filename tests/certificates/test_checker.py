@@ -56,6 +56,19 @@ def test_no_isolation_route_is_sandbox_unavailable_unless_allowed(monkeypatch, t
     assert (allowed.reason, allowed.isolation) == ("ok", "none")
 
 
+def test_applied_limits_say_null_processes_where_nothing_caps_them():
+    from jigcli.certificates.checker import Outcome
+
+    from .conftest import SMALL
+
+    uncapped = Outcome("ok", "", "none", SMALL, processes_note="no isolation")
+    assert uncapped.applied_limits()["processes"] is None
+    assert uncapped.applied_limits()["processes_note"] == "no isolation"
+    capped = Outcome("ok", "", "bubblewrap", SMALL, processes_cap="cgroup", processes_note="x")
+    assert capped.applied_limits()["processes"] == SMALL.processes
+    assert capped.applied_limits()["processes_mechanism"] == "cgroup"
+
+
 # -- parsing the marker --------------------------------------------------------------------
 
 

@@ -199,6 +199,20 @@ def test_a_spec_asking_for_absurd_limits_runs_clamped_to_the_lane(sandboxed, roo
     assert heavy["limits"]["cpu_sec"] == LANES["heavy"].ceiling.cpu_sec
 
 
+def test_the_verdict_records_the_process_cap_applied_and_what_enforces_it(sandboxed, root):
+    folder = _problem(root, limits={**LIMITS, "processes": 10**6})
+    (folder / "submissions" / "x.witness").write_text("w")
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert verdict["verdict"] == "green"
+    assert "processes 1e+06 → 64" in verdict["limits_lowered"]
+    used = sandbox.route_named(verdict["isolation"])
+    cap = sandbox.process_cap(used, sandbox.default_python())
+    limits = verdict["limits"]
+    assert limits["processes_mechanism"] == cap.mechanism
+    assert limits["processes_note"] == cap.why
+    assert limits["processes"] == (None if cap.mechanism is None else 64)
+
+
 def test_the_environment_of_jig_never_reaches_the_verdict(sandboxed, root, monkeypatch):
     monkeypatch.setenv("JIG_TEST_SECRET", "env-secret-91b0")
     folder = _problem(root, "leak_environment.py")

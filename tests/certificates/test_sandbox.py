@@ -6,13 +6,15 @@ import json
 import os
 import secrets
 import socket
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from jigcli.certificates import sandbox
+from jigcli.certificates import processes, sandbox
+from jigcli.certificates.processes import ProcessCap
 
 from .conftest import SMALL
 
@@ -70,6 +72,97 @@ def test_a_bounded_fork_storm_leaves_nothing_behind(through, survivors):
     assert outcome["reason"] == "invalid_witness"
     assert outcome["checker_reason"].startswith("forked ")
     assert _gone(survivors, token)
+
+
+# -- fork bombs: only where the route's probe verified that the kernel caps its processes ------
+
+BOMB_CAP = 16
+
+
+def _capped(through):
+    if through.processes_cap is None:
+        pytest.skip(f"{through.route} caps no processes here: {through.processes_note}")
+    return through
+
+
+class _Census:
+    """Samples, on a thread, how many live host processes carry `token`, keeping the most."""
+
+    def __init__(self, survivors, token: str) -> None:
+        self.survivors, self.token, self.most = survivors, token, 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample)
+
+    def _sample(self) -> None:
+        while not self._done.wait(0.02):
+            self.most = max(self.most, len(self.survivors(self.token)))
+
+    def __enter__(self) -> "_Census":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        self._thread.join()
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every live process below `pid` on the host."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier}
+        found |= frontier
+    return found
+
+
+def test_an_unbounded_fork_bomb_is_held_at_its_cap_until_its_wall_clock(through, survivors):
+    runner = _capped(through)
+    before = _descendants(os.getpid())
+    token = _token()
+    witness = json.dumps({"token": token, "style": "every"}).encode()
+    limits = replace(SMALL, wall_sec=2, processes=BOMB_CAP)
+    with _Census(survivors, token) as census:
+        outcome = runner("fork_bomb.py", witness, limits)
+    # Every process retries its refused forks forever: held at the cap, it never finishes.
+    assert outcome["reason"] == "timeout", outcome["detail"]
+    assert "wall limit of 2 s" in outcome["detail"]
+    assert outcome["limits"]["processes"] == BOMB_CAP
+    assert outcome["limits"]["processes_mechanism"] == runner.processes_cap
+    assert 4 <= census.most <= BOMB_CAP  # it did bomb, and the cap held
+    assert _gone(survivors, token)  # nothing of it is left on the host
+    assert _descendants(os.getpid()) <= before  # nor under this test's process
+
+
+def test_a_fork_bomb_that_dies_of_a_refused_fork_is_a_checker_error(through, survivors):
+    runner = _capped(through)
+    token = _token()
+    witness = json.dumps({"token": token, "style": "leader"}).encode()
+    outcome = runner("fork_bomb.py", witness, replace(SMALL, processes=BOMB_CAP))
+    assert outcome["reason"] == "checker_error"
+    assert "BlockingIOError" in outcome["detail"]
+    assert f"its process limit is {BOMB_CAP}" in outcome["detail"]
+    assert _gone(survivors, token)
+
+
+def test_a_run_capped_by_a_cgroup_leaves_no_cgroup_behind(through_bubblewrap):
+    if through_bubblewrap.processes_cap != processes.CGROUP:
+        pytest.skip(f"bubblewrap does not use a cgroup here: {through_bubblewrap.processes_note}")
+    hierarchy = processes.pids_hierarchy()
+    assert hierarchy is not None
+    ours = f"jig-cert-{os.getpid()}-*"
+    outcome = through_bubblewrap(
+        "fork_storm.py", json.dumps({"token": _token(), "count": 8}).encode()
+    )
+    assert outcome["reason"] == "invalid_witness"
+    assert list(hierarchy.glob(ours)) == []
 
 
 def test_a_memory_bomb_stops_at_the_address_space_limit(through):
@@ -167,6 +260,11 @@ def test_describe_reports_every_route_with_a_reason_when_it_cannot_run():
     for row in report["routes"]:
         assert row["ok"] is (row["why"] is None)
         assert row["probed"] is row["available"]
+        cap = row["processes"]
+        assert cap["capped"] is (cap["mechanism"] is not None) and cap["why"]
+        assert cap["mechanism"] in (None, *processes.HOW)
+        if not row["ok"]:
+            assert not cap["capped"]
     chosen = [row["name"] for row in report["routes"] if row["ok"]]
     assert report["chosen"] == (chosen[0] if chosen else None)
 
@@ -182,7 +280,14 @@ def test_a_route_whose_program_is_missing_is_unavailable(monkeypatch, tmp_path):
 def test_a_probe_runs_once_per_process(monkeypatch):
     calls = []
     monkeypatch.setattr(sandbox, "_probed", {})
-    monkeypatch.setattr(sandbox, "_probe_once", lambda route, python: calls.append(route) or None)
+    probed = sandbox.Probe(None, ProcessCap(None, "not asked"))
+    monkeypatch.setattr(sandbox, "_probe_once", lambda route, python: calls.append(route) or probed)
     for _ in range(3):
         sandbox.probe(sandbox.NONE, sandbox.default_python())
     assert len(calls) == 1
+
+
+def test_a_route_without_cap_mechanisms_says_why_without_a_probe(monkeypatch):
+    monkeypatch.setattr(sandbox, "_probe_once", lambda route, python: pytest.fail("probed"))
+    cap = sandbox.process_cap(sandbox.NONE, sandbox.default_python())
+    assert cap == ProcessCap(None, sandbox.NONE.uncapped)

@@ -34,6 +34,14 @@ def test_a_valid_spec_is_read_with_default_optional_limits(tmp_path):
     assert spec.checker == tmp_path / "T001" / "checker.py"
 
 
+def test_a_spec_may_lower_its_process_cap_and_a_lane_caps_it(tmp_path):
+    asked = {**GOOD, "limits": {**GOOD["limits"], "processes": 8}}
+    spec = read_spec(_write(tmp_path, asked))
+    assert spec.limits.processes == 8
+    assert clamp(spec.limits, LANES["default"]) == (spec.limits, [])
+    assert read_spec(_write(tmp_path, {**GOOD, "id": "T002"}, "T002")).limits.processes == 32
+
+
 @pytest.mark.parametrize(
     ("change", "said"),
     [
@@ -42,6 +50,7 @@ def test_a_valid_spec_is_read_with_default_optional_limits(tmp_path):
         ({"limits": {**GOOD["limits"], "cpu_sec": 0}}, "limits.cpu_sec"),
         ({"limits": {**GOOD["limits"], "cpu_sec": 10**400}}, "limits.cpu_sec"),
         ({"limits": {**GOOD["limits"], "nproc": 4}}, "nproc"),
+        ({"limits": {**GOOD["limits"], "processes": 2}}, "limits.processes"),
         ({"id": "T002"}, "must be the folder's name"),
     ],
 )
@@ -62,10 +71,11 @@ def test_a_missing_spec_is_refused(tmp_path):
 
 
 def test_absurd_limits_are_clamped_to_the_lane_ceiling_and_named():
-    absurd = CertLimits(10**9, 10**9, 10**9, 10**15, 10**15, 10**9)
+    absurd = CertLimits(10**9, 10**9, 10**9, 10**15, 10**15, 10**9, processes=10**9)
     limits, lowered = clamp(absurd, LANES["default"])
     assert limits == LANES["default"].ceiling
-    assert len(lowered) == 6 and lowered[1] == "cpu_sec 1e+09 → 30"
+    assert len(lowered) == 7 and lowered[1] == "cpu_sec 1e+09 → 30"
+    assert lowered[-1] == "processes 1e+09 → 64"
 
 
 def test_the_heavy_lane_allows_what_the_default_lowers():
@@ -87,6 +97,7 @@ limits_values = st.builds(
     output_bytes=st.integers(256, 10**15),
     witness_bytes=st.integers(1, 10**15),
     scratch_mb=st.integers(1, 10**9),
+    processes=st.integers(4, 10**9),
 )
 
 
