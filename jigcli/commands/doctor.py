@@ -88,6 +88,10 @@ def _show(report: dict[str, Any]) -> None:
     for route in report["sandbox"]["routes"]:
         chosen = " (used)" if route["name"] == report["sandbox"]["chosen"] else ""
         row(route["ok"], route["name"], f"works{chosen}" if route["ok"] else route["why"] or "")
+        if route["ok"]:  # the cap on a checker's processes, or why there is none
+            cap = route["processes"]
+            said = f"capped: {cap['why']}" if cap["capped"] else f"NOT capped: {cap['why']}"
+            console.print(f"  {' ' * 19}processes {escape(said)}")
     console.print(f"[bold]TeX[/] (builder: {escape(report['tex']['builder'])})")
     for name, program in report["tex"]["programs"].items():
         row(program["path"] is not None, name, program["version"] or "not found")

@@ -46,3 +46,14 @@ def test_doctor_outside_a_repo_says_so_under_lean(tmp_path):
     lines = doctor(cwd=tmp_path, env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"}).stdout.splitlines()
     at = lines.index("Lean")
     assert "no verifier repo here" in lines[at + 1] and "--root" in lines[at + 1]
+
+
+def test_doctor_says_whether_each_working_route_caps_a_checkers_processes():
+    report = json.loads(doctor("--json").stdout)
+    working = [row for row in report["sandbox"]["routes"] if row["ok"]]
+    lines = doctor(env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"}).stdout.splitlines()
+    said = [line.strip() for line in lines if line.strip().startswith("processes ")]
+    for row, line in zip(working, said, strict=True):
+        assert line.startswith(
+            "processes capped:" if row["processes"]["capped"] else "processes NOT"
+        )
