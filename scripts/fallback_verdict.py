@@ -61,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("path", help="where jig verify was to write its verdict")
     parser.add_argument("submission", help="the manifest, repo-relative")
     parser.add_argument("statement_id", nargs="?", default=None)
-    parser.add_argument("--outcome", required=True, choices=OUTCOMES)
+    # Empty when the step never started: a cancelled job may not list it at all.
+    parser.add_argument("--outcome", required=True, choices=("", *OUTCOMES))
     parser.add_argument("--exit-code", default="", help="jig verify's exit status, if recorded")
     parser.add_argument("--job-status", default="", help="the job's status (job.status)")
     parser.add_argument("--ref", default="", help="the git ref the job checked out")
@@ -82,7 +83,7 @@ def why(args: argparse.Namespace) -> tuple[str, str]:
     if code is not None:
         how = f"exited {code}" + (f" (killed by signal {code - 128})" if code > 128 else "")
         return "verifier_error", f"jig verify {how} without writing a verdict; see the step's log"
-    if args.outcome == "skipped":
+    if args.outcome in ("skipped", ""):
         return (
             "verifier_error",
             "jig verify never ran: a set-up step before it failed; see the job log",

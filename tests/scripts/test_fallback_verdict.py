@@ -65,8 +65,9 @@ def test_a_cancelled_or_timed_out_job_is_a_timeout(tmp_path):
     assert "before jig wrote a verdict" in verdict["detail"]
 
 
-def test_a_job_cancelled_while_setting_up_is_a_timeout(tmp_path):
-    assert after(tmp_path, outcome="skipped", job_status="cancelled")["reason"] == "timeout"
+@pytest.mark.parametrize("outcome", ["skipped", ""])  # "": the step is not listed at all
+def test_a_job_cancelled_while_setting_up_is_a_timeout(tmp_path, outcome):
+    assert after(tmp_path, outcome=outcome, job_status="cancelled")["reason"] == "timeout"
 
 
 def test_jig_exiting_2_on_a_missing_manifest_is_a_bad_manifest_not_a_timeout(tmp_path):
@@ -99,8 +100,9 @@ def test_jig_ending_any_other_way_without_a_verdict_is_a_verifier_error(tmp_path
     assert verdict["reason"] == "verifier_error" and said in verdict["detail"]
 
 
-def test_a_set_up_step_failing_before_jig_ran_is_a_verifier_error(tmp_path):
-    verdict = after(tmp_path, outcome="skipped")
+@pytest.mark.parametrize("outcome", ["skipped", ""])
+def test_a_set_up_step_failing_before_jig_ran_is_a_verifier_error(tmp_path, outcome):
+    verdict = after(tmp_path, outcome=outcome)
     assert verdict["reason"] == "verifier_error" and "never ran" in verdict["detail"]
 
 
