@@ -122,14 +122,20 @@ class ProgramMissing(Exception):
 
 
 def _child_setup(rlimits: list[tuple[int, int]], cgroup: Path | None) -> Callable[[], None]:
-    procs = None if cgroup is None else os.fsencode(cgroup / "cgroup.procs")
+    # The child, single-threaded, moves itself ("0"). Through cgroup v1's `tasks` that moves
+    # one thread, which skips the global lock `cgroup.procs` takes (an RCU grace period,
+    # some 10 ms, on every move); cgroup v2 has only `cgroup.procs` for this.
+    join = None
+    if cgroup is not None:
+        tasks = cgroup / "tasks"
+        join = os.fsencode(tasks if tasks.exists() else cgroup / "cgroup.procs")
 
     # Runs in the forked child before exec: keep it to plain system calls.
     def setup() -> None:
-        if procs is not None:
-            fd = os.open(procs, os.O_WRONLY)
+        if join is not None:
+            fd = os.open(join, os.O_WRONLY)
             try:
-                os.write(fd, str(os.getpid()).encode())
+                os.write(fd, b"0")
             finally:
                 os.close(fd)
         for which, value in rlimits:

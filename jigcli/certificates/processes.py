@@ -198,6 +198,7 @@ def _empty_and_remove(folder: Path) -> None:
     """Kill whatever is left in the cgroup (normally nothing: the PID namespace ended), then
     remove it once the kernel has let its tasks go."""
     deadline = time.monotonic() + _REMOVE_WAIT_SEC
+    delay = 0.0005  # bubblewrap's init is usually still exiting, for a millisecond or so
     while True:
         _kill_members(folder)
         try:
@@ -208,7 +209,8 @@ def _empty_and_remove(folder: Path) -> None:
         except OSError:
             if time.monotonic() > deadline:
                 return  # left for `_remove_stale` of a later jig
-            time.sleep(0.01)
+            time.sleep(delay)
+            delay = min(delay * 2, 0.02)
 
 
 def _kill_members(folder: Path) -> None:

@@ -66,7 +66,7 @@ WITNESS_NAME = "witness"
 PYTHON_FLAGS = ("-S", "-B")
 # The probe's process cap, and how many children it tries to fork under it (its witness).
 _PROBE_CAP = 8
-_PROBE_FORKS = 3 * _PROBE_CAP
+_PROBE_FORKS = _PROBE_CAP + 4
 _PROBE_LIMITS = CertLimits(
     wall_sec=20, cpu_sec=10, address_space_mb=1024, output_bytes=4096, processes=_PROBE_CAP
 )
