@@ -18,7 +18,7 @@ from pathlib import Path
 
 from jigcli.manifest import Manifest, ManifestError, read_manifest
 from jigcli.repo import Repo
-from jigcli.run import Deadline
+from jigcli.run import Deadline, stopping
 from jigcli.verdict import Verdict
 
 DEFAULT_TIMEOUT_SEC = 1200.0
@@ -67,7 +67,14 @@ def verify(manifest_path: Path, repo: Repo, options: VerifyOptions) -> Verdict:
         target=_guarded, args=(manifest_path, verdict, context), daemon=True, name="jig-verify"
     )
     worker.start()
-    worker.join(options.timeout + _WATCHDOG_GRACE_SEC)
+    try:
+        worker.join(options.timeout + _WATCHDOG_GRACE_SEC)
+    except KeyboardInterrupt:
+        # Ctrl-C reaches only this thread; the pipeline's lake/lean run in their own
+        # sessions and would outlive us. Kill them, let the worker notice, then stop.
+        with stopping():
+            worker.join(_WATCHDOG_GRACE_SEC)
+        raise
     if worker.is_alive():
         # The pipeline is wedged in Python code; its child processes were bounded by the
         # deadline already. A fresh verdict, so a half-written one cannot leak out.
