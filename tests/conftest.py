@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +27,28 @@ def _pid_alive(pid: int) -> bool:
         return False
     state = next((line for line in status.splitlines() if line.startswith("State:")), "")
     return "Z" not in state.split(":", 1)[-1].split()[:1]
+
+
+PINS = ("lean-toolchain", "lakefile.toml", "lake-manifest.json")
+LEAN_CONTENT = ("Commons", "Statements", "Verify", "Submissions")
+
+
+@pytest.fixture
+def copy_repo(tmp_path: Path) -> Callable[..., Path]:
+    """`copy_repo(*folders)`: this repo's pins and `folders` (default: the Lean content) in a
+    temporary folder, so a test can write evidence and verdicts without touching the tree."""
+
+    def copy(*folders: str) -> Path:
+        root = tmp_path / "repo"
+        root.mkdir(exist_ok=True)
+        for name in PINS:
+            shutil.copy2(REPO / name, root / name)
+        for folder in folders or LEAN_CONTENT:
+            ignore = shutil.ignore_patterns(".lake", "__pycache__")
+            shutil.copytree(REPO / folder, root / folder, ignore=ignore)
+        return root
+
+    return copy
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ missing toolchain into failures."""
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -20,15 +19,10 @@ GREENS = ["Submissions/S001/AliceDirect.json", "Submissions/S001/BobParity.json"
 
 
 @pytest.fixture
-def copy(tmp_path, monkeypatch) -> Path:
+def copy(tmp_path, monkeypatch, copy_repo) -> Path:
     monkeypatch.setenv("JIG_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
-    root = tmp_path / "repo"
-    for name in ("Commons", "Statements", "Submissions", "Verify"):
-        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns(".lake"))
-    for name in ("lakefile.toml", "lean-toolchain", "lake-manifest.json"):
-        shutil.copy2(REPO / name, root / name)
-    return root
+    return copy_repo()
 
 
 def selftest(root: Path, capsys, *, require_lean: bool = True) -> tuple[int, dict]:

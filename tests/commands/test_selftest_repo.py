@@ -3,7 +3,6 @@ with no Lean toolchain here it must pass — certificates checked in the sandbox
 examples the static policy decides matched, the rest skipped with `toolchain_missing`."""
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,19 +12,13 @@ from jigcli.commands.selftest import run
 
 REPO = Path(__file__).resolve().parents[2]
 CONTENT = ("Certificates", "Commons", "Statements", "Submissions", "Verify")
-PINS = ("lakefile.toml", "lean-toolchain", "lake-manifest.json")
 
 
 @pytest.fixture
-def copy(tmp_path, monkeypatch) -> Path:
+def copy(tmp_path, monkeypatch, copy_repo) -> Path:
     monkeypatch.setenv("JIG_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
-    root = tmp_path / "repo"
-    for name in CONTENT:
-        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns(".lake"))
-    for name in PINS:
-        shutil.copy2(REPO / name, root / name)
-    return root
+    return copy_repo(*CONTENT)
 
 
 def test_the_repos_own_selftest_passes_here(copy, capsys):

@@ -15,19 +15,8 @@ ALICE = "Submissions/S001/AliceDirect.json"
 
 
 @pytest.fixture
-def repo(tmp_path):
-    # The Lean repo copy from tests/lean/conftest.py, rebuilt here (fixtures do not cross folders).
-    import shutil
-    from pathlib import Path
-
-    source = Path(__file__).resolve().parents[2]
-    root = tmp_path / "repo"
-    root.mkdir()
-    for name in ("lean-toolchain", "lakefile.toml", "lake-manifest.json"):
-        shutil.copy(source / name, root / name)
-    for folder in ("Commons", "Statements", "Verify", "Submissions/S001"):
-        shutil.copytree(source / folder, root / folder)
-    return root
+def repo(copy_repo):
+    return copy_repo()
 
 
 def jig(repo, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
