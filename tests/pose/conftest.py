@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import git
 import pytest
+
+from jigcli.pose import PoseRefused
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "pose"
@@ -46,6 +49,17 @@ class Verifier:
 
     def status(self) -> str:
         return str(self.git.git.status("--porcelain"))
+
+    def refused(self, pose: Callable[[], object]) -> str:
+        """Run `pose`, which must be refused; return its sentence after checking that nothing
+        was written and git's status did not change."""
+        before, status = self.snapshot(), self.status()
+        with pytest.raises(PoseRefused) as refusal:
+            pose()
+        assert self.snapshot() == before
+        assert self.status() == status
+        assert str(refusal.value).endswith("(nothing was written).")
+        return refusal.value.sentence
 
 
 @pytest.fixture

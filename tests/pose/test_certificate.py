@@ -10,7 +10,6 @@ import pytest
 from jigcli.certificates import sandbox
 from jigcli.certificates.spec import read_spec
 from jigcli.errors import UsageError
-from jigcli.pose import PoseRefused
 from jigcli.pose.certificate import CertificatePose, pose_certificate
 from jigcli.repo import Repo
 from jigcli.schemas import validate
@@ -46,12 +45,7 @@ def _pose(verifier, **changes):
 
 
 def _refused(verifier, **changes) -> str:
-    before, status = verifier.snapshot(), verifier.status()
-    with pytest.raises(PoseRefused) as refusal:
-        _pose(verifier, **changes)
-    assert verifier.snapshot() == before
-    assert verifier.status() == status
-    return refusal.value.sentence
+    return verifier.refused(lambda: _pose(verifier, **changes))
 
 
 def test_posing_writes_the_problem_after_the_checker_judged_every_example(verifier):

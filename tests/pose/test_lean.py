@@ -32,14 +32,7 @@ def _pose(verifier, **changes):
 
 
 def _refused(verifier, **changes) -> str:
-    """The refusal's sentence, after checking that nothing at all was written."""
-    before, status = verifier.snapshot(), verifier.status()
-    with pytest.raises(PoseRefused) as refusal:
-        _pose(verifier, **changes)
-    assert verifier.snapshot() == before
-    assert verifier.status() == status
-    assert str(refusal.value).endswith("(nothing was written).")
-    return refusal.value.sentence
+    return verifier.refused(lambda: _pose(verifier, **changes))
 
 
 # -- what a pose writes ---------------------------------------------------------------------------
