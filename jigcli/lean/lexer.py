@@ -40,8 +40,11 @@ word in `KEYWORDS`, e.g. `theorem`, `sorry`), `command` (`#eval`, `#check`), `na
 `number`, `string` (raw strings included), `char`, `line_comment`, `block_comment`,
 `doc_comment` (`/-- -/`), `module_doc` (`/-! -/`), `symbol`, and `error`: a literal Lean itself
 would refuse (an unterminated string, raw string, `«` or comment, a malformed char literal or
-escape). An error token covers the opening character(s) only, and lexing resumes right after
-them, so what a broken literal would have hidden is still read as code; an unterminated
+escape), or one character that is not Lean text where it stands (`NOT_TEXT`: a control
+character, a space other than `' '`, an invisible or direction-changing format character).
+Every character of code gets one of these kinds; one the lexer has no kind for is an `error`,
+never a guess. An error token covers the opening character(s) only, and lexing resumes right
+after them, so what a broken literal would have hidden is still read as code; an unterminated
 comment is the exception, running to the end as in Lean, which stops reading there.
 
 Speed: one compiled master pattern matched at successive positions; only comments nesting
@@ -115,6 +118,21 @@ _COMMAND = r"#[A-Za-z_][A-Za-z0-9_!?]*+"
 _COMMENT_BODY = r"(?:[^/-]++|/(?!-)|-(?!/))*+"
 _SHALLOW_COMMENT = rf"/-[\s\S]{_COMMENT_BODY}(?:/-{_COMMENT_BODY}-/{_COMMENT_BODY})*+-/"
 
+# Characters that are not Lean text in code: C0 and C1 controls (but tab, LF and CR), DEL, every
+# space but ' ' (no-break, en/em, ideographic, line and paragraph separators), the invisible or
+# direction-changing format characters (soft hyphen, zero-width space and joiners, LRM/RLM/ALM,
+# bidi embeddings, overrides and isolates, word joiner, invisible operators, BOM, variation
+# selectors, Hangul fillers, tags) and private-use code points. Lean reads none of them as
+# whitespace or as part of an identifier, and no Lean or Mathlib token contains one.
+# Split by plane: a character class with only the first can be tested in constant time.
+NOT_TEXT_BMP = (
+    "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\xa0\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e"
+    "\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ue000-\uf8ff\ufe00-\ufe0f\ufeff"
+    "\uffa0\ufff0-\ufffb"
+)
+NOT_TEXT_ASTRAL = "\U000e0000-\U000e007f\U000f0000-\U0010ffff"
+NOT_TEXT = NOT_TEXT_BMP + NOT_TEXT_ASTRAL
+
 # Multi-character symbols that end in `'` and must be read whole, or the `'` would start a char
 # literal: Mathlib's `''` (image), `⁻¹'` (preimage), `∑'` and `∏'`, core's `×'` and `Σ'`. No
 # symbol here ends in `-` or `/`, so `--` and `/-` always start a comment; where Lean's token
@@ -139,8 +157,8 @@ def _master(ident: str, name: str) -> re.Pattern[str]:
                 ("number", _NUMBER),
                 ("command", _COMMAND),
                 ("ident", ident),
-                ("symbol", f"{_MULTI}|[^ \t\r\n\"'«]"),
-                ("error", "[\"'«]"),
+                ("symbol", f"{_MULTI}|[^ \t\r\n\"'«{NOT_TEXT}]"),
+                ("error", f"[\"'«{NOT_TEXT}]"),
             )
         )
     )
@@ -170,6 +188,8 @@ KEYWORDS = frozenset(
 # Names are `«»`-free here: a scanner should leave escapes, and raw strings, to `Lexer.at`.
 SKIP_PARTS = {
     "string": _STRING,
+    # A string without `{`: it reads the same whether or not the syntax around it interpolates.
+    "string_without_braces": rf'"(?:[^"\\{{]++|\\(?:{_ESCAPE}|{_GAP}))*+"',
     "char": _CHAR,
     "name": _PLAIN_NAME,
     "number": _NUMBER,

@@ -135,6 +135,24 @@ def test_a_literal_lean_rejects_is_an_error_and_what_it_hid_is_read_as_code(text
     assert tokens[1].start == len(error)
 
 
+@pytest.mark.parametrize(
+    "char",
+    [
+        *("\x00", "\x1b", "\x7f", "\x85", "\u00a0", "\u00ad", "\u200b", "\u202e", "\u2066"),
+        *("\u3000", "\ufeff", "\ue000", "\U000e0041", "\U0010fffd"),
+    ],
+)
+def test_a_character_that_is_not_lean_text_is_an_error_of_its_own_in_code(char: str):
+    assert kinds(f"sor{char}ry") == [("ident", "sor"), ("error", char), ("ident", "ry")]
+
+
+def test_a_character_that_is_not_lean_text_stays_inside_a_comment_or_string():
+    assert kinds('-- a\u202eb\n"c\u200bd"') == [
+        ("line_comment", "-- a\u202eb"),
+        ("string", '"c\u200bd"'),
+    ]
+
+
 # -- identifiers ----------------------------------------------------------------------------
 
 
