@@ -1,8 +1,8 @@
 /-
 Shadowing: the module declares its own, trivially true `Statements.S001.statement` and proves
-that. It builds (it never imports the real statement), but the check file imports both
-modules and Lean refuses: "import … failed, environment already contains
-'Statements.S001.statement' from …".
+that. The static policy refuses it before anything is built: nothing may be declared in the
+`Statements` namespace. Were it built, the verifier's provenance check would still refuse it
+(`shadowed_statement`): the real statement and this one cannot both be in one environment.
 -/
 import Mathlib.Algebra.Group.Nat.Even
 

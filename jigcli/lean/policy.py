@@ -4,37 +4,92 @@ A submission states and proves mathematics. The policy keeps out everything that
 outside the fragment the kernel protects: unfinished proofs, assumptions, trust in compiled
 code, and metaprogramming (code that runs while the file elaborates, which could add
 declarations the kernel never checks, or do whatever the user running the build can). It is
-not the soundness argument: the axiom audit reads the elaborated environment and catches
-`sorry`, native computation and stray axioms however they are spelled. The scan exists so that
-a source it rejects is never built at all: building it would run the very code kept out here.
+defence in depth, not the soundness argument: the judge decides from the compiled constants,
+replayed through the kernel, whatever the policy missed. The scan exists so that a source it
+rejects is never built at all: building it would run the very code kept out here.
 
-    scan(text) -> list[Violation]        # sorted by line; empty means admissible
-    scan_file(path) -> list[Violation]   # not UTF-8: a violation; unreadable: SourceUnreadable
+    scan(text, home=None) -> list[Violation]  # by line; empty means admissible
+    scan_file(path) -> list[Violation]        # not UTF-8: a violation; unreadable: raises
     Violation(line, construct, message)
-    RULES                                # the policy itself, one Rule per construct
+    RULES                                     # the policy itself, one Rule per construct
+    ALLOWED_ATTRIBUTES, ALLOWED_COMMANDS, ALLOWED_OPTIONS, FORBIDDEN_ROOTS
+
+It fails closed. Where Lean can be extended or read two ways, the scan allows what it knows and
+refuses the rest: attributes, `#` commands and `set_option` names come from allowlists; the
+lexer gives every character of code a kind or calls it an error, and an error is a violation;
+a string whose `{…}` the scan cannot delimit the way an interpolated string would is refused.
+Words Lean reads as keywords (`macro`, `apply?`, `register_hint`) cannot be allowlisted the same
+way, since imports add keywords and a keyword looks like any identifier; they stay a denylist,
+which is the one part of this scan a new Mathlib command can get past, and what the judge and
+the sandboxed build are for.
 
 What is scanned is the token stream of `jigcli.lean.lexer`, so a forbidden word inside a
-comment, a string, a raw string, a char literal, a `«name»` or a longer identifier
-(`partial_sum`, `Foo.sorry`) is not a violation. Decisions worth knowing:
+comment, a string, a raw string, a char literal or a longer identifier (`partial_sum`,
+`Foo.sorry`) is not a violation. Decisions worth knowing, with the Lean sources they were read
+in (leanprover/lean4 unless said otherwise):
 
+* Attributes: only `ALLOWED_ATTRIBUTES`, each one that tags a proved lemma for a tactic or sets
+  how elaboration treats a definition, none that registers the tagged definition as code Lean
+  runs. Lean reads an entry as `-`? (`scoped`|`local`)? name arguments (`Term.attrInstance`,
+  `Command.eraseAttr` in src/Lean/Parser/Command.lean; `Attr.simple`, `macro`, `export`,
+  `extern` in src/Lean/Parser/Attr.lean), resolving the name after undoing `«»`, so
+  `@[«macro» m]` registers a macro: an escaped name is refused, and the name is compared once
+  unescaped. Mathlib's `to_additive (attr := …)` carries a list of its own, judged the same
+  way. Refused among others: the compiler's `implemented_by`, `extern`, `export`, `csimp`,
+  `init`, `never_extract`, `macro_inline` (src/Lean/Compiler/ImplementedByAttr.lean,
+  ExternAttr.lean, ExportAttr.lean, CSimpAttr.lean, InitAttr.lean, InlineAttrs.lean),
+  `aesop` (a rule may be a tactic), `positivity`/`norm_num` extensions, and `deprecated`,
+  whose text lands in messages.
+* Escaped identifiers: `«x»` whose content is a plain identifier (`«sorry»`, `«macro»`,
+  `«Lean»`) only serves to hide a word from a reader that compares text, so it is refused;
+  escapes that a name needs (`«term_+_»`, `«my lemma»`) are fine.
+* `Lean`, `Lake`, `Verify`, `Statements`, `Jig` (and `Qq`): nothing may be declared in them or
+  reach them. `namespace`, `with_weak_namespace`, a declaration name whose first component
+  (after `_root_.`, and whatever namespace is open) is one of them (`def Lean.Grind.x`,
+  `theorem _root_.Statements.S001.statement`; Lean opens the prefix as a namespace for the
+  body, `expandDeclNamespace?` in src/Lean/Elab/Declaration.lean), `open`, `export` and any
+  reference, `_root_.` or not.
+  References into `Lean` are allowed only under `Lean.Grind`, `Lean.Omega` and `Lean.Order`,
+  which hold lemmas a proof may cite; the rest of `Lean` is its metaprogramming API. A canonical
+  statement's own file may use its namespace (`scan(text, home="Statements.S001")`).
+* Name literals (`` `Lean.Elab.Command.elabCommand ``, ``` ``x ```) are scanned: one naming a
+  forbidden root, a meta monad or a refused constant is refused. Syntax quotations
+  (`` `(…) ``, `` `(tactic| …) ``; `Term.quot`, `Command.quot` in src/Lean/Parser/Command.lean)
+  build syntax for meta code and are refused outright.
+* `#` commands: only `#check`, `#print`, `#reduce`, `#synth`. That refuses `#eval`, `#exit`,
+  `#guard_msgs` (which swallows the errors it expects), `#guard`, the network searches
+  (`#loogle`, `#leansearch`) and whatever an import adds.
+* Tactics that admit the goal or search: `apply?` (`admitGoal` when no suggestion closes it,
+  src/Lean/Elab/Tactic/LibrarySearch.lean), `exact?` and `rw?` (src/Lean/Elab/Tactic/
+  Rewrites.lean; search left in a proof), `hint` (admits when no hint closes the goal,
+  Mathlib/Tactic/Hint.lean), `plausible` / `slim_check` (admits when no counterexample is
+  found, leanprover-community/plausible Plausible/Tactic.lean), `polyrith` (asks a web
+  service), `observe`, `library_search`. A word glued to `%` is a term elaborator (`eval%`,
+  Mathlib's compile-time evaluation; `exact?%`, which elaborates to a sorry when it fails) and
+  is refused: write `a % b` with spaces for the modulo operator.
+* `set_option`: only `ALLOWED_OPTIONS` (budgets, output, implicit binders, elaborator
+  compatibility switches). `debug.*` (`debug.skipKernelTC` turns kernel checking off),
+  `allowUnsafeReducibility`, `compiler.*`, `interpreter.*`, `bootstrap.*`, `hygiene` are not
+  on it. `maxHeartbeats 0` is allowed: it can only make elaboration slower, and the wall
+  budget ends that in a `timeout` verdict; refusing it would refuse honest heavy proofs.
+  `trace.*` and `pp.*` only change messages, which no verdict reads.
+* Strings: Lean's interpolated strings (`s!"…{e}…"`, src/Lean/Parser/StrInterpolation.lean)
+  hold code in their braces, and any syntax may interpolate; so the code between the braces
+  of every string is scanned, and a string whose braces hold a `"` or `\\`, or never close, is
+  refused, since there the two readings part.
 * `opaque` is allowed: the kernel checks its value (from `Inhabited`) and only hides it;
   `opaque … implemented_by` is caught by `implemented_by`.
-* `set_option` is allowed except `debug.*` (`debug.skipKernelTC` turns kernel checking off).
-  `maxHeartbeats 0` is allowed: it can only make elaboration slower, and the wall budget ends
-  that in a `timeout` verdict; refusing it would refuse honest heavy proofs.
-* `export` is refused: as a command its aliases travel with the module into every importer,
-  the verifier's check file included, where they could stand in for the names it resolves.
-* Attributes that register the tagged definition as code Lean runs (`@[command_elab]`,
-  `@[tactic]`, `@[positivity]`, `@[builtin_…]`, …) are refused, and so are the meta monads
-  (`MetaM`, `TacticM`, `IO`, …) and Lean's metaprogramming namespaces (`open Lean`,
-  `Lean.Elab.…`, `Qq`): defence in depth behind the refused ways of running code.
-* `decide +native`, `native := true` anywhere, and `decide (config := e)` with `e` not a
-  `{ … }` literal (its options cannot be read without elaborating it) are refused.
+* `export` is refused: as a command its aliases travel with the module into every importer.
+* `decide +native`, `native :=` anything but `false`, and `decide (config := e)` with `e` not
+  a `{ … }` literal (its options cannot be read without elaborating it) are refused.
 * Imports extend Lean's token table, so the lexer cannot know every multi-character symbol.
-  A `--`, `/-` or char literal glued to a preceding operator character (`x <|-- …`) is where
-  that could change what is code, and is refused with "put a space before it".
+  A comment, char literal or string glued to a preceding operator character (`x <|-- …`) is
+  where that could change what is code, and is refused with "put a space before it".
 * A literal Lean itself rejects (unterminated string, bad escape, malformed char literal, …)
-  is refused: Lean's error recovery goes on reading what follows it as code.
+  is refused: Lean's error recovery goes on reading what follows it as code. So is a character
+  that is not Lean text (`NOT_TEXT` in the lexer), and anywhere in the file, comments
+  included, a direction-changing or zero-width character, which can make a reviewer read
+  something else than Lean does.
 * `prelude` and the `module` header are refused; imports come first (Lean agrees).
 """
 
@@ -46,7 +101,16 @@ from pathlib import Path
 from typing import NamedTuple
 
 from jigcli.errors import UsageError
-from jigcli.lean.lexer import ID_FIRST, ID_REST, MULTI_SYMBOLS, SKIP_PARTS, Lexer
+from jigcli.lean.lexer import (
+    ID_FIRST,
+    ID_REST,
+    MULTI_SYMBOLS,
+    NOT_TEXT,
+    NOT_TEXT_ASTRAL,
+    NOT_TEXT_BMP,
+    SKIP_PARTS,
+    Lexer,
+)
 
 
 @dataclass(frozen=True)
@@ -62,7 +126,7 @@ class SourceUnreadable(UsageError):
 
 class Rule(NamedTuple):
     construct: str
-    where: str  # word | constant | command | attribute | option | form
+    where: str  # word | prefix | constant | command | attribute | option | form
     message: str
 
 
@@ -72,21 +136,36 @@ _NOTATION = "defines notation, which is a macro; write the term out or use Mathl
 _REGISTERS = f"registers the tagged definition as code Lean runs while elaborating ({_META})"
 _META_TYPE = "a metaprogramming or IO type; a submission proves mathematics and runs no programs"
 _SIMPROC = "defines a simproc, meta code that `simp` runs"
+_ADMITS = "closes the goal with `sorry` when it finds nothing; write the proof it suggests"
+_SEARCH = "a proof search left in the proof; write the proof it suggests"
+_SAMPLES = "tests the goal on samples and, finding no counterexample, closes it with `sorry`"
 
 # The policy, one line per construct. `where` says how a construct is found:
-#   word       an identifier-shaped word as written (`«sorry»` is a name, not the keyword);
-#              a trailing `!`/`?` is ignored (`sorry!`, `bv_decide?`)
+#   word       an identifier-shaped word as written (`«sorry»` is an escaped identifier); a
+#              trailing `!`/`?` is ignored (`sorry!`) unless the word has its own rule (`apply?`)
+#   prefix     any word starting so (`register_hint`, `declare_syntax_cat`)
 #   constant   any component of a name once `«»` escapes are undone (`Lean.ofReduceBool`,
-#              `Lean.«ofReduceBool»`, `ofReduceBool` after `open Lean`, `DecideConfig.mk`)
-#   command    a `#` command, by prefix as Lean's token table reads it (`#evalx` is `#eval x`)
-#   attribute  a name inside `@[…]` or `attribute […]`
-#   option     the first component of a `set_option` name
+#              `ofReduceBool` after `open Lean`, `DecideConfig.mk`), name literals included
+#   command    a `#` command not in ALLOWED_COMMANDS, with its own message
+#   attribute  an attribute not in ALLOWED_ATTRIBUTES, with its own message
+#   option     a `set_option` name not in ALLOWED_OPTIONS, with its own message
 #   form       a shape the scanner reads in code, listed here for its message
 RULES: tuple[Rule, ...] = (
     Rule("sorry", "word", "an unfinished proof: `sorry` closes any goal through `sorryAx`"),
     Rule("admit", "word", "the tactic spelling of `sorry`"),
     Rule("stop", "word", "the tactic `stop` is `repeat sorry`"),
     Rule("sorryAx", "constant", "the axiom behind `sorry`"),
+    Rule("apply?", "word", _ADMITS),
+    Rule("hint", "word", _ADMITS),
+    Rule("plausible", "word", _SAMPLES),
+    Rule("slim_check", "word", _SAMPLES),
+    Rule("exact?", "word", _SEARCH),
+    Rule("rw?", "word", _SEARCH),
+    Rule("observe", "word", f"runs `exact?`: {_SEARCH}"),
+    Rule("library_search", "word", _SEARCH),
+    Rule(
+        "polyrith", "word", "asks a web service while the file builds; write `linear_combination …`"
+    ),
     Rule("axiom", "word", "declares an assumption the kernel never checks; prove it instead"),
     Rule("native_decide", "word", _NATIVE),
     Rule("bv_decide", "word", f"checks its certificate by compiled code: {_NATIVE}"),
@@ -95,7 +174,12 @@ RULES: tuple[Rule, ...] = (
     Rule("ofReduceNat", "constant", f"the axiom of native computation: {_NATIVE}"),
     Rule("trustCompiler", "constant", f"the axiom of native computation: {_NATIVE}"),
     Rule("decide +native", "form", f"asks `decide` to evaluate by compiled code: {_NATIVE}"),
-    Rule("native := true", "form", f"switches a decision procedure to compiled code: {_NATIVE}"),
+    Rule(
+        "native := …",
+        "form",
+        f"anything but `native := false` may switch a decision procedure to compiled code: "
+        f"{_NATIVE}",
+    ),
     Rule(
         "decide (config := …)",
         "form",
@@ -117,6 +201,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("implemented_by", "word", "swaps in compiled code the kernel never relates to it"),
     Rule("extern", "word", "binds the definition to native code the kernel never sees"),
+    Rule("compile_inductive", "word", "swaps in compiled code the kernel never relates to it"),
+    Rule("compile_def", "word", "swaps in compiled code the kernel never relates to it"),
     Rule(
         "export",
         "word",
@@ -126,7 +212,6 @@ RULES: tuple[Rule, ...] = (
     Rule("macro", "word", f"defines a macro: {_META}"),
     Rule("macro_rules", "word", f"defines a macro: {_META}"),
     Rule("syntax", "word", "extends Lean's grammar, which changes how the rest of the file reads"),
-    Rule("declare_syntax_cat", "word", "extends Lean's grammar, which changes how the rest reads"),
     Rule("elab", "word", f"defines an elaborator: {_META}"),
     Rule("elab_rules", "word", f"defines an elaborator: {_META}"),
     *(
@@ -138,16 +223,21 @@ RULES: tuple[Rule, ...] = (
         Rule(word, "word", f"runs {_META}")
         for word in ("run_cmd", "run_elab", "run_meta", "run_tac", "by_elab")
     ),
-    Rule("initialize", "word", "runs code whenever the module is loaded"),
-    Rule("builtin_initialize", "word", "runs code whenever the module is loaded"),
     *(
         Rule(word, "word", _SIMPROC)
         for word in ("simproc", "dsimproc", "simproc_decl", "dsimproc_decl")
     ),
-    Rule("register_simp_attr", "word", "registers an attribute at load time (an `initialize`)"),
-    Rule("register_option", "word", "registers an option at load time (an `initialize`)"),
-    Rule("#eval", "command", f"runs arbitrary code with the environment in hand: {_META}"),
-    Rule("#exit", "command", "stops Lean reading the file, so the rest is never checked"),
+    Rule("add_aesop_rules", "word", "registers Aesop rules, which may be tactics (meta code)"),
+    Rule(
+        "with_weak_namespace",
+        "word",
+        "runs a command inside another namespace, which this scan does not follow",
+    ),
+    Rule("init_quot", "word", "a bootstrapping command of Lean's own prelude"),
+    Rule("register_…", "prefix", "registers an attribute, option, hint or extension at load time"),
+    Rule("declare_…", "prefix", "declares syntax, an elaborator or an extension (metaprogramming)"),
+    Rule("initialize…", "prefix", "runs code whenever the module is loaded"),
+    Rule("builtin_…", "prefix", "a builtin registration of Lean's own sources (metaprogramming)"),
     Rule("addDecl", "constant", "adds a declaration from meta code"),
     Rule("addDeclCore", "constant", "adds a declaration from meta code, optionally unchecked"),
     Rule("addDeclWithoutChecking", "constant", "adds a declaration the kernel never checks"),
@@ -159,6 +249,13 @@ RULES: tuple[Rule, ...] = (
             *("IO", "EIO", "BaseIO"),
         )
     ),
+    Rule("#eval", "command", f"runs arbitrary code with the environment in hand: {_META}"),
+    Rule("#exit", "command", "stops Lean reading the file, so the rest is never checked"),
+    Rule(
+        "#guard_msgs",
+        "command",
+        "swallows the messages it expects, errors included, so a failure can pass unseen",
+    ),
     *(
         Rule(name, "attribute", _REGISTERS)
         for name in (
@@ -166,17 +263,78 @@ RULES: tuple[Rule, ...] = (
             *("simproc", "sevalproc", "positivity", "norm_num", "env_linter", "widget_module"),
             *("code_action_provider", "command_code_action", "hole_code_action", "incremental"),
             *("combinator_formatter", "combinator_parenthesizer", "run_parser_attribute_hooks"),
+            *("csimp", "never_extract", "macro_inline", "aesop"),
         )
     ),
-    Rule("builtin_…", "attribute", _REGISTERS),
+    Rule(
+        "deprecated",
+        "attribute",
+        "puts the submission's text into Lean's messages; a submission deprecates nothing",
+    ),
     Rule(
         "set_option debug.*",
         "option",
         "`debug.skipKernelTC` and its siblings switch kernel checks off or change what they see",
     ),
-    Rule("open private", "form", "reaches declarations their module kept private"),
-    Rule("Lean.…", "form", f"Lean's metaprogramming namespaces are off limits: {_META}"),
+    Rule(
+        "@[…]",
+        "form",
+        "not on the attribute allowlist; a submission may use only attributes that tag lemmas "
+        "or set how a definition elaborates",
+    ),
+    Rule("#…", "form", "not on the command allowlist (#check, #print, #reduce, #synth)"),
+    Rule(
+        "set_option …",
+        "form",
+        "not an option this policy knows to be harmless; budgets, output, implicit binders and "
+        "`backward.*` switches are allowed",
+    ),
+    Rule(
+        "escaped identifier",
+        "form",
+        "`«…»` around a plain word hides a keyword, an attribute or a name from a reader that "
+        "compares text; write the name without `«»`, or choose another name",
+    ),
+    Rule(
+        "reaches a protected namespace",
+        "form",
+        "`Lean`, `Lake`, `Verify`, `Statements` and `Jig` belong to the toolchain and the "
+        "verifier; declare your own names in your submission's namespace",
+    ),
+    Rule(
+        "unreadable declaration",
+        "form",
+        "this scan reads the name a declaration declares within a few tokens of its keyword, "
+        "and this `(priority := …)` or `⟨…⟩` runs longer; shorten it",
+    ),
+    Rule(
+        "Lean.…",
+        "form",
+        f"Lean's namespaces are off limits but for `Lean.Grind`, `Lean.Omega` and "
+        f"`Lean.Order`: the rest is {_META}",
+    ),
     Rule("Qq", "form", f"typed quotations for {_META}"),
+    Rule("`(…)", "form", f"a syntax quotation builds syntax for {_META}"),
+    Rule(
+        "name literal",
+        "form",
+        f"names a metaprogramming API or an escape hatch, which only {_META} can use",
+    ),
+    Rule(
+        "word%",
+        "form",
+        "a word glued to `%` is a term elaborator (Mathlib's `eval%` runs code while the file "
+        "elaborates; `exact?%` elaborates to a sorry when it fails); for the modulo operator "
+        "write `a % b`",
+    ),
+    Rule(
+        "string with braces",
+        "form",
+        "an interpolated string runs the code between its braces, and this one's braces hold "
+        'a `"` or `\\` or never close, so where its code ends cannot be read; build the string '
+        "another way",
+    ),
+    Rule("open private", "form", "reaches declarations their module kept private"),
     Rule("prelude", "form", "a `prelude` module does without `Init`, as only core itself does"),
     Rule(
         "module",
@@ -192,16 +350,22 @@ RULES: tuple[Rule, ...] = (
         "token table, and then what follows is code; put a space before it",
     ),
     Rule(
-        "glued char literal",
+        "glued literal",
         "form",
-        "a `'` glued to an operator may belong to a longer symbol (like `⁻¹'` or `∑'`), and "
-        "then what follows reads differently; put a space before it",
+        "a char literal or string glued to an operator may belong to a longer symbol (like "
+        "`⁻¹'` or `∑'`), and then what follows reads differently; put a space before it",
     ),
     Rule(
         "malformed literal",
         "form",
         "Lean rejects this literal, and its error recovery reads what follows as code; "
         "close or fix it",
+    ),
+    Rule(
+        "not Lean text",
+        "form",
+        "a control, invisible or direction-changing character, or a space other than ' ': "
+        "Lean does not read it as text, and a reviewer may not see it; delete it",
     ),
 )
 
@@ -216,91 +380,178 @@ REJECTED_IMPORT_ROOTS = {
     "Qq": f"typed quotations are for metaprogramming, {_KERNEL_BYPASS}",
 }
 
+# The attributes a submission may use, and why each is harmless: none registers the tagged
+# declaration as code that Lean runs; each tags a proved lemma for a tactic (the lemma is
+# kernel-checked like any other) or sets how elaboration treats a definition (the kernel
+# checks the result either way).
+ALLOWED_ATTRIBUTES: dict[str, str] = {
+    "simp": "adds a proved lemma to `simp`'s rewrite set",
+    "norm_cast": "adds a proved cast lemma to `norm_cast`/`push_cast`",
+    "push_cast": "adds a proved cast lemma to `push_cast`",
+    "ext": "registers (or generates) a proved extensionality lemma",
+    "congr": "registers a proved congruence lemma",
+    "gcongr": "registers a proved monotonicity lemma for `gcongr`",
+    "mono": "registers a proved monotonicity lemma for `mono`",
+    "bound": "registers a proved inequality lemma for `bound`",
+    "fun_prop": "registers a proved lemma for `fun_prop`",
+    "continuity": "registers a proved lemma for `continuity` (a fixed `apply` rule)",
+    "measurability": "registers a proved lemma for `measurability` (a fixed `apply` rule)",
+    "field_simps": "adds a proved lemma to the `field_simp` set",
+    "parity_simps": "adds a proved lemma to the `parity_simps` set",
+    "grind": "registers a proved lemma for `grind`",
+    "nontriviality": "registers a proved lemma for `nontriviality`",
+    "refl": "registers a proved reflexivity lemma for `rfl`",
+    "symm": "registers a proved symmetry lemma for `symm`",
+    "trans": "registers a proved transitivity lemma for `trans`",
+    "reducible": "lets elaboration unfold the definition; the kernel checks the result",
+    "irreducible": "keeps elaboration from unfolding the definition",
+    "semireducible": "restores the default transparency",
+    "instance": "registers a typeclass instance (a definition the kernel checks)",
+    "default_instance": "makes an instance the default when inference is stuck",
+    "class": "makes a structure a typeclass",
+    "match_pattern": "lets a definition appear in patterns",
+    "elab_as_elim": "elaborates uses of an eliminator by its motive",
+    "induction_eliminator": "makes a proved eliminator the default for `induction`",
+    "cases_eliminator": "makes a proved eliminator the default for `cases`",
+    "coe": "marks a function as a coercion for `norm_cast` and printing",
+    "simps": "generates simp lemmas for a definition's projections (proved by Mathlib)",
+    "to_additive": "generates the additive version (its `(attr := …)` list is judged here too)",
+    "nolint": "silences a Mathlib linter, which no verdict reads",
+    "inline": "a compiler hint; a submission's compiled code never runs",
+}
+_ATTRIBUTE_KINDS = frozenset({"-", "scoped", "local"})
+
+ALLOWED_COMMANDS = frozenset({"#check", "#print", "#reduce", "#synth"})
+
+# Options by full name, or by prefix when they end in `.`.
+ALLOWED_OPTIONS = (
+    *("maxHeartbeats", "maxRecDepth", "synthInstance.maxHeartbeats", "synthInstance.maxSize"),
+    *("pp.", "trace.", "linter.", "diagnostics", "diagnostics.threshold", "profiler"),
+    *("profiler.threshold", "autoImplicit", "relaxedAutoImplicit", "backward."),
+    *("exponentiation.threshold", "push_neg.use_distrib", "simprocs", "warningAsError"),
+)
+
+# Namespaces a submission may neither declare in nor reach, with who owns them.
+FORBIDDEN_ROOTS = {
+    "Lean": "Lean's own",
+    "Lake": "the build tool's",
+    "Verify": "the verifier's",
+    "Statements": "the canonical statements'",
+    "Jig": "the verifier's",
+    "Qq": "the Qq metaprogramming library's",
+}
+# `Lean.<X>` a proof may cite: lemmas and classes behind `grind`, `omega` and `partial_fixpoint`.
+LEAN_MATH_NAMESPACES = frozenset({"Grind", "Omega", "Order"})
+
+# The keywords that declare a name, which the scan checks against FORBIDDEN_ROOTS.
+DECLARATION_KEYWORDS = frozenset(
+    {
+        *("def", "theorem", "lemma", "abbrev", "opaque", "axiom", "instance", "structure"),
+        *("class", "inductive", "coinductive", "irreducible_def", "alias", "namespace"),
+    }
+)
+
 
 def _table(where: str) -> dict[str, Rule]:
     return {rule.construct: rule for rule in RULES if rule.where == where}
 
 
 WORDS = _table("word")
+PREFIXES = {construct.rstrip("…"): rule for construct, rule in _table("prefix").items()}
 CONSTANTS = _table("constant")
 COMMANDS = _table("command")
 ATTRIBUTES = _table("attribute")
 FORMS = _table("form")
 _DEBUG = _table("option")["set_option debug.*"]
 
-# `Lean.<X>` for these X is metaprogramming; other `Lean.` namespaces (`Lean.Grind`,
-# `Lean.Omega`) hold lemmas a proof may cite.
-LEAN_META_NAMESPACES = frozenset(
-    (
-        *("Elab", "Meta", "Parser", "PrettyPrinter", "Syntax", "Macro", "Environment", "Kernel"),
-        *("Compiler", "IR", "Server", "Widget", "Core", "Expr", "Language", "Linter"),
-    )
-)
-
 # Words that send the scanner to Python: every word a rule or a form looks at.
-_CONTEXT_WORDS = ("import", "native", "config", "set_option", "open", "attribute", "Lean", "Qq")
-_HOT_WORDS = sorted({*WORDS, *CONSTANTS, *_CONTEXT_WORDS})
+_CONTEXT_WORDS = ("import", "native", "config", "set_option", "attribute", "_root_")
+_HOT_WORDS = sorted({*WORDS, *CONSTANTS, *_CONTEXT_WORDS, *FORBIDDEN_ROOTS})
 
 
-def _trie(words: list[str]) -> str:
-    """An alternation of `words` factored by shared prefixes, so a miss costs one comparison."""
-    by_first: dict[str, list[str]] = {}
-    ends_here = False
-    for word in words:
+def _trie(words: dict[str, str]) -> str:
+    """An alternation of `words` factored by shared prefixes, so a miss costs one comparison;
+    each word is followed by its own tail pattern (what must come after it)."""
+    by_first: dict[str, dict[str, str]] = {}
+    tail = None
+    for word, after in words.items():
         if word:
-            by_first.setdefault(word[0], []).append(word[1:])
+            by_first.setdefault(word[0], {})[word[1:]] = after
         else:
-            ends_here = True
+            tail = after
     branches = [re.escape(first) + _trie(rest) for first, rest in sorted(by_first.items())]
-    if not branches:
-        return ""
-    body = branches[0] if len(branches) == 1 and not ends_here else f"(?:{'|'.join(branches)})"
-    return f"{body}?" if ends_here else body
+    if tail is not None:
+        branches.append(tail)
+    return branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
 
 
-# What may come right before a comment opener or a char literal without doubt about where
-# Lean's previous token ended: blanks, identifier characters, brackets and separators.
+# What may come right before a comment opener or a literal without doubt about where Lean's
+# previous token ended: blanks, identifier characters, brackets and separators.
 _SAFE_BEFORE = rf"\s{ID_REST}()\[\]{{}}⟨⟩,;\"»"
 _GUARD = rf"(?<![^{_SAFE_BEFORE}])"
-_HOT = rf"{_trie(_HOT_WORDS)}[!?]*+(?![{ID_REST}])"
+_END = rf"(?![{ID_REST}])"
+_ROOT_AHEAD = "|".join(re.escape(root) for root in (*FORBIDDEN_ROOTS, "_root_"))
+# A declaration keyword followed by a plain name outside the protected roots (`theorem aux`),
+# and `open` followed by a name but `private`, need no look: every other spelling gets one.
+_PLAIN_NAME_AHEAD = rf"[ \t\r\n]++(?!(?:{_ROOT_AHEAD}){_END})[{ID_FIRST}]"
+# A hot word exactly (a trailing `!`/`?` aside), a word with a hot prefix, or a declaration
+# keyword or `open` followed by anything else.
+_HOT = _trie(
+    {word: rf"{_END}(?!{_PLAIN_NAME_AHEAD})" for word in DECLARATION_KEYWORDS}
+    | {"open": rf"{_END}(?![ \t\r\n]++(?!private{_END})[{ID_FIRST}])"}
+    | {word: rf"[!?]*+{_END}" for word in _HOT_WORDS}  # `axiom` is hot whatever follows
+    | dict.fromkeys(PREFIXES, "")
+)
 _BORING_PART = rf"(?!{_HOT})[{ID_FIRST}][{ID_REST}]*+"
-_BORING_IDENT = rf"(?!r#*+\"){_BORING_PART}(?:\.{_BORING_PART})*+(?!\.[«{ID_FIRST}])"
-_HOT_COMMANDS = "|".join(re.escape(command[1:]) for command in COMMANDS)
+_BORING_IDENT = rf"(?!r#*+\"){_BORING_PART}(?:\.{_BORING_PART})*+(?!\.[«{ID_FIRST}]|%)"
+_BORING_COMMANDS = "|".join(re.escape(command[1:]) for command in ALLOWED_COMMANDS)
 _BORING_MULTI = "|".join(
     re.escape(s) for s in sorted(MULTI_SYMBOLS, key=len, reverse=True) if s != "@["
 )
-_BORING_SYMBOL = (
-    rf"{_BORING_MULTI}|[^\s{ID_FIRST}0-9\"'«`#@/\-]|/(?!-)|-(?!-)"
-    rf"|`(?![«{ID_FIRST}])|#(?![A-Za-z_])|@(?!\[)"
-)
-# Consumes in one C-level match every token the policy has no interest in, with exactly the
-# lexer's boundaries, and stops at the start of the next token worth a look (or at the end).
-_SKIP = re.compile(
-    "(?:"
-    + "|".join(
-        (
-            r"[ \t\r\n]++",
-            _BORING_IDENT,
-            _BORING_SYMBOL,
-            SKIP_PARTS["number"],
-            _GUARD + r"--[^\n]*+",
-            _GUARD + SKIP_PARTS["comment"],
-            SKIP_PARTS["string"],
-            _GUARD + SKIP_PARTS["char"],
-            SKIP_PARTS["name"] + "(?!\\.«)",  # a name with `«»` parts is left to the lexer
-            rf"#(?!{_HOT_COMMANDS})[A-Za-z_][A-Za-z0-9_!?]*+",
-        )
+
+
+def _skip(not_text: str) -> re.Pattern[str]:
+    """A pattern that consumes in one C-level match every token the policy has no interest in,
+    with exactly the lexer's boundaries, and stops at the start of the next token worth a look
+    (or at the end). Name literals, escaped names, strings with braces and raw strings are left
+    to the lexer, and so is every character in `not_text`."""
+    symbol = (
+        rf"{_BORING_MULTI}|[^\s{ID_FIRST}0-9\"'«`#@/\-{not_text}]|/(?!-)|-(?!-)"
+        rf"|`(?![«{ID_FIRST}(`])|#(?![A-Za-z_])|@(?!\[)"
     )
-    + ")*+"
-)
+    parts = (
+        r"[ \t\r\n]++",
+        _BORING_IDENT,
+        symbol,
+        SKIP_PARTS["number"],
+        _GUARD + r"--[^\n]*+",
+        _GUARD + SKIP_PARTS["comment"],
+        _GUARD + SKIP_PARTS["string_without_braces"],
+        _GUARD + SKIP_PARTS["char"],
+        rf"#(?:{_BORING_COMMANDS})(?![A-Za-z0-9_!?])",
+    )
+    return re.compile("(?:" + "|".join(parts) + ")*+")
+
+
+# Most sources hold no character that is not Lean text outside the astral planes, which one
+# quick look at the whole text (`_NOT_TEXT_BMP`) tells; they skip symbols with a class that
+# leaves only the astral ones to the lexer. Any other source is scanned with `_SKIP_STRICT`.
+_SKIP = _skip(NOT_TEXT_ASTRAL)
+_SKIP_STRICT = _skip(NOT_TEXT)
+# Direction-changing and zero-width characters, refused anywhere, comments and strings included.
+_UNSEEN = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+_NOT_TEXT = re.compile(f"[{NOT_TEXT}]")
+_NOT_TEXT_BMP = re.compile(f"[{NOT_TEXT_BMP}]")
 _SAFE_CHAR = re.compile(f"[{_SAFE_BEFORE}]")
 _COMMENTS = frozenset({"line_comment", "block_comment", "doc_comment", "module_doc"})
 _TRIVIA = _COMMENTS | {"ws"}
-_GLUABLE = _COMMENTS | {"char"}
+_GLUABLE = _COMMENTS | {"char", "string"}
 _WORDLIKE = frozenset({"ident", "keyword"})
 _PART = re.compile(r"«([^»]*)»|([^.«]+)")
+_PLAIN_WORD = re.compile(rf"[{ID_FIRST}][{ID_REST}]*")
 _CLOSERS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩"}
 _OPENERS = frozenset({*_CLOSERS, "@["})
+_LOOKAHEAD = 16
 _REST_CHAR = re.compile(f"[{ID_REST}]")
 
 
@@ -322,13 +573,27 @@ def name_parts(ident: str) -> list[str]:
     return [m.group(1) if m.group(1) is not None else m.group(2) for m in _PART.finditer(ident)]
 
 
+def _unrooted(parts: list[str]) -> list[str]:
+    """The name `_root_.X` stands for: `X`."""
+    return parts[1:] if parts[:1] == ["_root_"] else parts
+
+
+def option_allowed(name: str) -> bool:
+    return any(
+        name.startswith(option) if option.endswith(".") else name == option
+        for option in ALLOWED_OPTIONS
+    )
+
+
 class _Scan:
     """One scan of one text: the findings, and the small readers the rules share. Every
     reader moves forward through the text, and none recurses, so a scan takes linear time."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, home: str | None = None) -> None:
         self.text = text
+        self.home = home
         self.lexer = Lexer(text)
+        self.plain = _NOT_TEXT_BMP.search(text) is None
         self.found: dict[tuple[int, str], Violation] = {}
         self._counted = (0, 1)  # (offset, line there): findings come mostly in order
 
@@ -337,6 +602,9 @@ class _Scan:
         line += self.text.count("\n", offset, pos)
         self._counted = (pos, line)
         self.found.setdefault((line, construct), Violation(line, construct, message))
+
+    def form(self, pos: int, form: str, construct: str | None = None) -> None:
+        self.add(pos, construct or form, FORMS[form].message)
 
     def next_token(self, pos: int) -> tuple[str, int, int]:
         """The next token that is not whitespace or a comment: (kind, start, end)."""
@@ -352,6 +620,15 @@ class _Scan:
         _, start, end = self.next_token(pos)
         return self.text[start:end], start, end
 
+    # -- the whole text ----------------------------------------------------------------------
+
+    def unseen(self) -> None:
+        """Direction-changing and zero-width characters, wherever they are."""
+        if self.plain:  # they are all in `NOT_TEXT_BMP`
+            return
+        for m in _UNSEEN.finditer(self.text):
+            self.form(m.start(), "not Lean text", f"U+{ord(m.group()):04X}")
+
     # -- the header: `module`? `prelude`? (`public`? `meta`? `import` `all`? Name)* ------------
 
     def header(self) -> int:
@@ -362,9 +639,9 @@ class _Scan:
             _, start, end = self.next_token(pos)
             word = self.text[start:end]
             if first and word == "module":
-                self.add(start, "module", FORMS["module"].message)
+                self.form(start, "module")
             elif word == "prelude":
-                self.add(start, "prelude", FORMS["prelude"].message)
+                self.form(start, "prelude")
             elif word in ("public", "meta", "import") and self.import_ahead(start):
                 end = self.import_(start)
             else:
@@ -399,15 +676,16 @@ class _Scan:
 
     # -- the body ----------------------------------------------------------------------------
 
-    def body(self, pos: int) -> None:
+    def body(self, pos: int, stop: int | None = None) -> None:
+        """Judge the code from `pos` to `stop` (the end of the text by default)."""
         text = self.text
-        n = len(text)
-        skip = _SKIP.match
+        stop = len(text) if stop is None else stop
+        skip = (_SKIP if self.plain else _SKIP_STRICT).match
         while True:
-            boring = skip(text, pos)
+            boring = skip(text, pos, stop)
             assert boring is not None  # a `*+` pattern always matches
             pos = boring.end()
-            if pos >= n:
+            if pos >= stop:
                 return
             kind, end = self.lexer.at(pos)
             pos = self.token(kind, pos, end)
@@ -418,62 +696,187 @@ class _Scan:
         if kind in _WORDLIKE:
             return self.word(start, end, in_attributes=in_attributes)
         if kind == "command":
-            for construct, rule in COMMANDS.items():
-                if text.startswith(construct, start):
-                    self.add(start, construct, rule.message)
+            self.command(start, end)
+        elif kind == "name":
+            self.name_literal(start, end)
         elif kind == "symbol" and text.startswith("@[", start) and not in_attributes:
             return self.attributes(end)
+        elif kind == "symbol" and text.startswith("`(", start):
+            self.form(start, "`(…)")
         elif kind == "error":
-            self.add(start, "malformed literal", FORMS["malformed literal"].message)
-            if text.startswith("/-", start):
-                return end  # Lean, too, reads an unterminated comment to the end
-            return start + 1  # what the broken literal would have hidden is code
+            return self.error(start, end)
         elif kind in _GLUABLE and start > 0 and not _SAFE_CHAR.match(text, start - 1):
-            construct = "glued char literal" if kind == "char" else "glued comment"
-            self.add(start, construct, FORMS[construct].message)
+            self.form(start, "glued comment" if kind in _COMMENTS else "glued literal")
+        if kind == "string" and text[start] == '"' and "{" in text[start:end]:
+            self.braces(start, end)
         return end
+
+    def error(self, start: int, end: int) -> int:
+        text = self.text
+        if _NOT_TEXT.match(text, start):
+            self.form(start, "not Lean text", f"U+{ord(text[start]):04X}")
+        else:
+            self.form(start, "malformed literal")
+        if text.startswith("/-", start):
+            return end  # Lean, too, reads an unterminated comment to the end
+        return start + 1  # what the broken literal would have hidden is code
+
+    def command(self, start: int, end: int) -> None:
+        command = self.text[start:end]
+        if command in ALLOWED_COMMANDS:
+            return
+        rule = COMMANDS.get(command)
+        self.add(start, command, rule.message if rule else FORMS["#…"].message)
 
     def word(self, start: int, end: int, *, in_attributes: bool = False) -> int:
         text = self.text
         word = text[start:end]
-        rule = WORDS.get(word.rstrip("!?"))
+        rule = WORDS.get(word) or WORDS.get(word.rstrip("!?"))
         if rule is not None:
             self.add(start, rule.construct, rule.message)
-        parts = name_parts(word)
-        for part in parts:
-            rule = CONSTANTS.get(part)
-            if rule is not None:
+        for prefix, rule in PREFIXES.items():
+            if word.startswith(prefix):
                 self.add(start, rule.construct, rule.message)
-        if parts[0] == "Lean" and (len(parts) == 1 or parts[1] in LEAN_META_NAMESPACES):
-            self.add(start, ".".join(parts[:2]), FORMS["Lean.…"].message)
-        elif parts[0] == "Qq":
-            self.add(start, "Qq", FORMS["Qq"].message)
-        if word == "import":
-            self.add(start, "import", FORMS["import"].message)
+        parts = name_parts(word)
+        self.constants(start, parts)
+        if "«" in word:
+            self.escapes(start, word)
+        self.reference(start, parts)
+        if text.startswith("%", end):
+            self.form(start, "word%", f"{word}%")
+        if word in DECLARATION_KEYWORDS:
+            if not in_attributes:  # `@[instance]`, `@[class]` name attributes
+                self.declaration(word, start, end)
+        elif word == "import":
+            self.form(start, "import")
         elif word == "config":
             self.decide_config(start, end)
         elif word == "native":
             self.native(start, end)
         elif word == "set_option":
-            kind, name_start, name_end = self.next_token(end)
-            option = text[name_start:name_end]
-            if kind in _WORDLIKE and name_parts(option)[0] == "debug":
-                self.add(start, f"set_option {option}", _DEBUG.message)
+            self.set_option(start, end)
         elif word == "open":
             if self.next_text(end)[0] == "private":
-                self.add(start, "open private", FORMS["open private"].message)
+                self.form(start, "open private")
         elif word == "attribute" and not in_attributes:
             bracket, _, bracket_end = self.next_text(end)
             if bracket == "[":
                 return self.attributes(bracket_end)
         return end
 
+    def constants(self, start: int, parts: list[str]) -> None:
+        for part in parts:
+            rule = CONSTANTS.get(part)
+            if rule is not None:
+                self.add(start, rule.construct, rule.message)
+
+    def escapes(self, start: int, word: str) -> None:
+        for m in _PART.finditer(word):
+            escaped = m.group(1)
+            if escaped is not None and _PLAIN_WORD.fullmatch(escaped):
+                self.form(start, "escaped identifier", f"«{escaped}»")
+
+    def _at_home(self, parts: list[str]) -> bool:
+        return self.home is not None and ".".join([*parts, ""]).startswith(self.home + ".")
+
+    def reference(self, start: int, parts: list[str]) -> None:
+        """A name used anywhere: none may reach a forbidden root but `Lean`'s math corners."""
+        parts = _unrooted(parts)
+        root = parts[0] if parts else ""
+        if root not in FORBIDDEN_ROOTS or self._at_home(parts):
+            return
+        if root == "Lean":
+            if len(parts) == 1 or parts[1] not in LEAN_MATH_NAMESPACES:
+                self.form(start, "Lean.…", ".".join(parts[:2]))
+        elif root == "Qq":
+            self.form(start, "Qq")
+        else:
+            self.form(start, "reaches a protected namespace", root)
+
+    def declaration(self, keyword: str, at: int, end: int) -> None:
+        """The name a declaration keyword at `at` declares (or a `namespace` opens)."""
+        word, _, end = self.next_text(end)
+        if keyword == "class" and word in ("inductive", "abbrev"):
+            word, _, end = self.next_text(end)
+        names = [word]
+        # `instance (priority := …) name`, `alias ⟨mp, mpr⟩ := iff`
+        if (keyword, word) in (("instance", "("), ("alias", "⟨")):
+            group = self.group(end, _CLOSERS[word])
+            if group is None:
+                self.form(at, "unreadable declaration", keyword)
+                return
+            names, end = group
+            if keyword == "instance":
+                names = [self.next_text(end)[0]]
+        for name in names:
+            parts = _unrooted(name_parts(name))
+            if parts[:1] and parts[0] in FORBIDDEN_ROOTS and not self._at_home(parts):
+                self.form(at, "reaches a protected namespace", f"{keyword} {name}")
+
+    def group(self, pos: int, closer: str) -> tuple[list[str], int] | None:
+        """The tokens of a short bracket group whose opener ends right before `pos`, and its
+        end; None when it does not close within `_LOOKAHEAD` tokens (a bound that keeps the
+        lookahead, which the body scan repeats over the same tokens, linear)."""
+        tokens: list[str] = []
+        for _ in range(_LOOKAHEAD):
+            word, _, end = self.next_text(pos)
+            if word == closer:
+                return tokens, end
+            tokens.append(word)
+            pos = end
+        return None
+
+    def name_literal(self, start: int, end: int) -> None:
+        word = self.text[start:end].lstrip("`")
+        parts = _unrooted(name_parts(word))
+        self.constants(start, parts)
+        if "«" in word:
+            self.escapes(start, word)
+        if parts and parts[0] in FORBIDDEN_ROOTS and not self._at_home(parts):
+            self.form(start, "name literal", f"`{word}")
+
+    def braces(self, start: int, end: int) -> None:
+        """The code between the braces of a string, which Lean runs if the string interpolates.
+        Both readings agree only when that code holds no `"` or `\\` and its `}` comes before
+        the closing quote; then the code is scanned, and otherwise the string is refused."""
+        text = self.text
+        close = end - 1
+        pos = start + 1
+        while pos < close:
+            c = text[pos]
+            if c == "\\":
+                pos += 2
+                continue
+            if c != "{":
+                pos += 1
+                continue
+            rbrace = self.closing_brace(pos + 1, close)
+            if rbrace is None or _QUOTE_OR_ESCAPE.search(text, pos + 1, rbrace):
+                self.form(start, "string with braces")
+                return
+            self.body(pos + 1, rbrace)  # no string inside, so this goes no deeper
+            pos = rbrace + 1
+
+    def closing_brace(self, pos: int, limit: int) -> int | None:
+        """Where the `}` that closes a `{` ending right before `pos` is, if before `limit`."""
+        depth = 0
+        while pos < limit:
+            kind, end = self.lexer.at(pos)
+            if end > limit:
+                return None
+            symbol = self.text[pos] if kind == "symbol" else ""
+            if symbol == "}" and depth == 0:
+                return pos
+            depth += (symbol == "{") - (symbol == "}")
+            pos = end
+        return None
+
     def native(self, start: int, end: int) -> None:
         if _ends_with(self.text, _blank_before(self.text, start), "+"):
-            self.add(start, "decide +native", FORMS["decide +native"].message)
+            self.form(start, "decide +native")
         assign, _, after = self.next_text(end)
-        if assign == ":=" and self.next_text(after)[0] == "true":
-            self.add(start, "native := true", FORMS["native := true"].message)
+        if assign == ":=" and self.next_text(after)[0] != "false":
+            self.form(start, "native := …")
 
     def decide_config(self, start: int, end: int) -> None:
         """`decide (config := e)`: only a `{ … }` literal can be read without elaborating."""
@@ -488,30 +891,80 @@ class _Scan:
             return
         assign, _, after = self.next_text(end)
         if assign == ":=" and self.next_text(after)[0] != "{":
-            rule = FORMS["decide (config := …)"]
-            self.add(start, rule.construct, rule.message)
+            self.form(start, "decide (config := …)")
+
+    def set_option(self, start: int, end: int) -> None:
+        kind, name_start, name_end = self.next_token(end)
+        option = self.text[name_start:name_end]
+        name = ".".join(name_parts(option)) if kind in _WORDLIKE else ""
+        if option_allowed(name):
+            return
+        if name.split(".")[0] == "debug":
+            self.add(start, f"set_option {option}", _DEBUG.message)
+        else:
+            self.form(start, "set_option …", f"set_option {option}")
 
     def attributes(self, pos: int) -> int:
-        """Judge every token of an attribute list whose `[` is read; return the list's end."""
-        depth = 0
-        while True:
+        """Judge an attribute list whose `[` is read; return where it ends.
+
+        Each entry is `-`? (`scoped`|`local`)? name arguments…; the name must be allowed, and
+        the arguments are judged as code. A `(attr := …)` argument is a list of its own: the
+        lists nest without recursion, `closers` holding the bracket that ends each open one
+        and `depths` the brackets open in the arguments of its current entry."""
+        closers = ["]"]
+        depths = [0]
+        expecting_name = True
+        while closers:
             kind, start, end = self.next_token(pos)
             word = self.text[start:end]
-            if kind == "eof" or (word == "]" and depth == 0):
+            pos = end
+            if kind == "eof":
                 return end
-            depth += (word in _OPENERS) - (word in _CLOSERS.values())
-            if kind in _WORDLIKE:
-                name = name_parts(word)[-1]
-                if name.startswith("builtin_"):
-                    self.add(start, f"@[{name}]", ATTRIBUTES["builtin_…"].message)
-                elif name in ATTRIBUTES:
-                    self.add(start, f"@[{name}]", ATTRIBUTES[name].message)
-            pos = max(self.token(kind, start, end, in_attributes=True), end)
+            if depths[-1] == 0 and word == closers[-1]:
+                closers.pop()
+                depths.pop()
+                expecting_name = False
+            elif depths[-1] == 0 and word == ",":
+                expecting_name = True
+            elif expecting_name and word in _ATTRIBUTE_KINDS:
+                continue
+            elif expecting_name:
+                self.attribute_name(kind, start, end)
+                expecting_name = False
+            elif word == "(" and self.nested_list_ahead(end):
+                pos = self.next_text(self.next_text(end)[2])[2]  # past `attr :=`
+                closers.append(")")
+                depths.append(0)
+                expecting_name = True
+            else:
+                depths[-1] = max(0, depths[-1] + (word in _OPENERS) - (word in _CLOSERS.values()))
+                pos = max(self.token(kind, start, end, in_attributes=True), end)
+        return pos
+
+    def nested_list_ahead(self, pos: int) -> bool:
+        word, _, end = self.next_text(pos)
+        return word == "attr" and self.next_text(end)[0] == ":="
+
+    def attribute_name(self, kind: str, start: int, end: int) -> None:
+        word = self.text[start:end]
+        if kind in _WORDLIKE:
+            self.word(start, end, in_attributes=True)
+        name = ".".join(name_parts(word)) if kind in _WORDLIKE else word
+        if kind in _WORDLIKE and name in ALLOWED_ATTRIBUTES:
+            return
+        rule = ATTRIBUTES.get(name)
+        self.add(start, f"@[{name}]", rule.message if rule else FORMS["@[…]"].message)
 
 
-def scan(text: str) -> list[Violation]:
-    """Every policy violation in a Lean source, by line; empty when the source is admissible."""
-    state = _Scan(text)
+_QUOTE_OR_ESCAPE = re.compile(r'["\\]')
+
+
+def scan(text: str, home: str | None = None) -> list[Violation]:
+    """Every policy violation in a Lean source, by line; empty when the source is admissible.
+    `home` is the one protected namespace the file may use: a canonical statement's
+    `Statements.<label>`."""
+    state = _Scan(text, home)
+    state.unseen()
     state.body(state.header())
     return sorted(state.found.values(), key=lambda v: (v.line, v.construct))
 

@@ -236,19 +236,20 @@ def statement_problems(label: str, text: str) -> list[Problem]:
         why = import_problem(module)
         if why is not None:
             problems.append(Problem(line, why))
-    problems += _policy_problems(text, shape.sorry)
+    problems += _policy_problems(label, text, shape.sorry)
     return sorted(problems, key=lambda p: (p.line or 0, p.message))
 
 
-def _policy_problems(text: str, target_sorry: Token | None) -> list[Problem]:
+def _policy_problems(label: str, text: str, target_sorry: Token | None) -> list[Problem]:
     """The static policy on the file with the target's `sorry` blanked out (every other
-    `sorry`, and everything else the policy refuses, still counts)."""
+    `sorry`, and everything else the policy refuses, still counts), its own namespace
+    `Statements.<label>` allowed."""
     if target_sorry is not None:
         blank = " " * (target_sorry.end - target_sorry.start)
         text = text[: target_sorry.start] + blank + text[target_sorry.end :]
     return [
         Problem(v.line, f"`{v.construct}` is refused by the static policy: {v.message}")
-        for v in scan(text)
+        for v in scan(text, home=f"Statements.{label}")
         # Header imports are judged by `import_problem`, which says more (bare Mathlib).
         if not v.construct.startswith("import ")
     ]

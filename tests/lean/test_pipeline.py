@@ -95,17 +95,19 @@ def test_a_kernel_timeout_on_the_bridge_is_a_timeout_not_a_restatement(standin, 
 
 
 def test_a_redeclared_statement_is_shadowed(standin, lean_repo):
+    # The policy refuses `namespace Statements…` (MalloryShadow); this is a redeclaration it
+    # missed, so the source that reaches the build is one the policy accepts.
     standin.scenario(
         {
             "lean": "import_conflict",
             "import_conflict": {
-                "module": "Submissions.S001.MalloryShadow",
+                "module": "Submissions.S001.AliceDirect",
                 "constant": "Statements.S001.statement",
                 "origin": "Statements.S001",
             },
         }
     )
-    verdict = run(lean_repo, "Submissions/S001/MalloryShadow.json")
+    verdict = run(lean_repo)
     assert verdict.reason == "shadowed_statement"
     assert "Statements.S001.statement" in verdict.detail
     assert verdict.checks["anti_restatement"].ok is None

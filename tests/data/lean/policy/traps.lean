@@ -1,6 +1,7 @@
 /-
 Copyright (c) 2025. Every forbidden word in this file is inside a comment, a string, a char
-literal, a «name», a name literal or a longer identifier, so the policy finds nothing:
+literal, a «name» that needs its escape, a name literal or a longer identifier, so the policy
+finds nothing:
 sorry, axiom, native_decide, unsafe, partial, #eval, macro, set_option debug.skipKernelTC.
 /- a nested comment: sorry /- and a deeper one: axiom -/ still nested: admit -/
 -/
@@ -26,12 +27,12 @@ theorem partial_sum_nonneg (f : ℕ → ℕ) (n : ℕ) : 0 ≤ ∑ i ∈ range n
 def messages : List String :=
   ["sorry", "escaped \" axiom \" quote", "backslash \\", r"raw unsafe", r#"hash "quoted" sorry"#,
    r##"two "# hashes sorry"##, "gap \
-    native_decide"]
+    native_decide", s!"braces hold code: {1 + 1} and {partial_sum}"]
 
 def quote : Char := '"'
 def newline : Char := '\n'
 
-theorem «sorry» : True := trivial
+theorem «sorry, but true» : True := trivial
 
 theorem sorry_free (h' : 1 = 1) : h'.symm = h'.symm := rfl
 
@@ -39,7 +40,7 @@ theorem uses_names : True := by
   have h'' := Nat.sorry_lemma_does_not_exist_but_is_just_a_name
   trivial
 
-def names : List Lean.Name := [`sorry, `axiom, `Lean.ofReduceBool]
+example := [`sorry, `axiom, `native_decide]
 
 example : 2 + 2 = 4 := by decide
 
