@@ -70,7 +70,8 @@ in (leanprover/lean4 unless said otherwise):
 * `set_option`: only `ALLOWED_OPTIONS` (budgets, output, implicit binders, elaborator
   compatibility switches). `debug.*` (`debug.skipKernelTC` turns kernel checking off),
   `allowUnsafeReducibility`, `compiler.*`, `interpreter.*`, `bootstrap.*`, `hygiene` are not
-  on it. `maxHeartbeats 0` is allowed: it can only make elaboration slower, and the wall
+  on it, and no option may take a string (`trace.profiler.output "…"` makes Lean write a
+  file). `maxHeartbeats 0` is allowed: it can only make elaboration slower, and the wall
   budget ends that in a `timeout` verdict; refusing it would refuse honest heavy proofs.
   `trace.*` and `pp.*` only change messages, which no verdict reads.
 * Strings: Lean's interpolated strings (`s!"…{e}…"`, src/Lean/Parser/StrInterpolation.lean)
@@ -287,7 +288,8 @@ RULES: tuple[Rule, ...] = (
         "set_option …",
         "form",
         "not an option this policy knows to be harmless; budgets, output, implicit binders and "
-        "`backward.*` switches are allowed",
+        "`backward.*` switches are allowed, never with a string value (one names a file Lean "
+        "writes)",
     ),
     Rule(
         "escaped identifier",
@@ -780,14 +782,16 @@ class _Scan:
         return self.home is not None and ".".join([*parts, ""]).startswith(self.home + ".")
 
     def reference(self, start: int, parts: list[str]) -> None:
-        """A name used anywhere: none may reach a forbidden root but `Lean`'s math corners."""
+        """A name used anywhere: none may reach a forbidden root but `Lean`'s math corners,
+        and those not through `_root_.` (which only a declaration needs: `where _root_.…`)."""
+        rooted = parts[:1] == ["_root_"]
         parts = _unrooted(parts)
         root = parts[0] if parts else ""
         if root not in FORBIDDEN_ROOTS or self._at_home(parts):
             return
         if root == "Lean":
-            if len(parts) == 1 or parts[1] not in LEAN_MATH_NAMESPACES:
-                self.form(start, "Lean.…", ".".join(parts[:2]))
+            if rooted or len(parts) == 1 or parts[1] not in LEAN_MATH_NAMESPACES:
+                self.form(start, "Lean.…", "_root_." * rooted + ".".join(parts[:2]))
         elif root == "Qq":
             self.form(start, "Qq")
         else:
@@ -897,7 +901,9 @@ class _Scan:
         kind, name_start, name_end = self.next_token(end)
         option = self.text[name_start:name_end]
         name = ".".join(name_parts(option)) if kind in _WORDLIKE else ""
-        if option_allowed(name):
+        # No allowed option takes a string; one that does may name a file Lean writes
+        # (`trace.profiler.output`).
+        if option_allowed(name) and self.next_token(name_end)[0] != "string":
             return
         if name.split(".")[0] == "debug":
             self.add(start, f"set_option {option}", _DEBUG.message)

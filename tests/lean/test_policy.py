@@ -275,6 +275,11 @@ def test_an_escaped_keyword_or_plain_word_is_refused(source: str, construct: str
         pytest.param("opaque Lean.Grind.o : ℕ", "opaque Lean.Grind.o", id="opaque"),
         pytest.param("alias ⟨Lean.Grind.mp, mpr⟩ := h", "alias Lean.Grind.mp", id="alias"),
         pytest.param("with_weak_namespace Lean.Grind", "with_weak_namespace", id="weak-namespace"),
+        pytest.param(
+            "def f := g where _root_.Lean.Grind.aux := 0",
+            "_root_.Lean.Grind",
+            id="rooted-where-declaration",
+        ),
     ],
 )
 def test_declaring_into_a_protected_namespace_is_refused_by_every_route(
@@ -289,12 +294,14 @@ def test_declaring_into_a_protected_namespace_is_refused_by_every_route(
         pytest.param("open Lake in", "Lake", id="open-Lake"),
         pytest.param("open Verify", "Verify", id="open-Verify"),
         pytest.param("open Jig in", "Jig", id="open-Jig"),
-        pytest.param("open _root_.Lean.Elab in", "Lean.Elab", id="open-root-Lean"),
+        pytest.param("open _root_.Lean.Elab in", "_root_.Lean.Elab", id="open-root-Lean"),
         pytest.param("section open Statements.S001", "Statements", id="section-open"),
         pytest.param("example := Statements.S001.statement", "Statements", id="reference"),
         pytest.param("def f : Lean.Name := .anonymous", "Lean.Name", id="Lean-data"),
         pytest.param("instance : Lean.ToExpr Foo := ⟨⟩", "Lean.ToExpr", id="meta-class"),
-        pytest.param("example := _root_.Lean.Elab.Command.elabCommand", "Lean.Elab", id="root"),
+        pytest.param(
+            "example := _root_.Lean.Elab.Command.elabCommand", "_root_.Lean.Elab", id="root"
+        ),
     ],
 )
 def test_reaching_a_protected_namespace_is_refused(source: str, construct: str):
@@ -389,6 +396,12 @@ def test_native_in_any_spelling_but_false_is_refused(value: str):
 )
 def test_an_option_off_the_allowlist_is_refused(option: str):
     assert (LINE, f"set_option {option}") in on_line_6(f"set_option {option} false in")
+
+
+def test_an_allowlisted_option_with_a_string_value_is_refused():
+    # `trace.profiler.output` names a file Lean writes the profile to while elaborating.
+    source = 'set_option trace.profiler.output "/root/.bashrc" in'
+    assert (LINE, "set_option trace.profiler.output") in on_line_6(source)
 
 
 @pytest.mark.parametrize(
