@@ -70,8 +70,14 @@ REASONS: dict[str, Reason] = {
     ),
     "provenance": Reason(
         "a constant does not come from where it must",
-        "Check that decl is declared in the submitted module itself and that the statement "
-        "comes from Statements/<id>.lean.",
+        "Check that decl is declared in the submitted module itself, that the module declares "
+        "nothing already declared elsewhere, and that it imports only from Mathlib, Batteries, "
+        "Std, Init, Aesop, Plausible and Commons.",
+    ),
+    "unchecked_code": Reason(
+        "it declares code the kernel does not check",
+        "Remove the unsafe or partial declarations and the implemented_by / extern attributes "
+        "the detail names: the kernel cannot check them, so a proof may not contain them.",
     ),
     "sorry": Reason(
         "the proof has a hole (sorry)",
@@ -97,7 +103,8 @@ REASONS: dict[str, Reason] = {
     ),
     "kernel_rejected": Reason(
         "the kernel replay rejected a declaration",
-        "leanchecker found a declaration the kernel does not accept; its output names it.",
+        "The judge's kernel replay refused a declaration of the module; the detail names it "
+        "and says why.",
     ),
     "invalid_witness": Reason(
         "the checker rejected the witness",
