@@ -475,8 +475,8 @@ partial def ser (own : Name → Option ConstantInfo) (params : List Name) (activ
   | .letE _ t v b _ => do emit "L"; go t; go v; go b
   | .proj s i b => do emit s!"P{s}.{i}("; go b; emit ")"
   | .const c us =>
-    let inlined : Option (ConstantInfo × Expr) := if active.contains c then none
-      else (own c).bind fun ci => (valueOf? ci).map (ci, ·)
+    let inlined : Option (ConstantInfo × Expr) :=
+      if active.contains c then none else (own c).bind fun ci => (valueOf? ci).map (ci, ·)
     match inlined with
     | some (ci, v) => do
       emit "<"
@@ -503,6 +503,24 @@ def prettyIn (env : Environment) (e : Expr) : IO String := do
     return s!"(not pretty-printed: {err})"
 
 /-! ## The judgement -/
+
+/-- `theorem _ : Statements.ID.statement := D`, at `D`'s universe parameters (the statement's
+taken positionally when it has any), sent to the kernel: whether it holds, and its JSON. -/
+def bridgeCheck (kenv : Kernel.Environment) (stmt decl : ConstantInfo) : IO (Bool × Json) := do
+  let us := decl.levelParams.map Level.param
+  let stmtUs? : Option (List Level) :=
+    if stmt.levelParams.isEmpty then some []
+    else if stmt.levelParams.length == decl.levelParams.length then some us
+    else none
+  let some stmtUs := stmtUs?
+    | return (false, verdictJson "rejected"
+        s!"{decl.name} has {decl.levelParams.length} universe parameters, the statement \
+          {stmt.levelParams.length}")
+  let bridge := kernelTheorem kenv bridgeName decl.levelParams (mkConst stmt.name stmtUs)
+    (mkConst decl.name us)
+  match bridge with
+  | .ok _ => return (true, accepted)
+  | .error ex => return (false, ← refusedJson ex "")
 
 def uncheckedJson (name : Option Name) (why : String) : Json :=
   Json.mkObj [("name", optString (name.map (·.toString))), ("why", Json.str why)]
@@ -608,21 +626,8 @@ def judge (args : Args) : IO (Report × Option String) := do
     ("constants", toJson constants.size)] }
   let some decl := constants[declName]? | return (report, some "replay: the decl vanished")
   let some stmt := env.find? stmtName | return (report, some "import: the statement vanished")
-  -- 7. anti-restatement: `theorem _ : Statements.ID.statement := D`, checked by the kernel
-  let us := decl.levelParams.map Level.param
-  let stmtUs? : Option (List Level) :=
-    if stmt.levelParams.isEmpty then some []
-    else if stmt.levelParams.length == decl.levelParams.length then some us
-    else none
-  let (bridgeHolds, bridged) ← match stmtUs? with
-    | none => pure (false, verdictJson "rejected"
-        s!"{args.decl} has {decl.levelParams.length} universe parameters, the statement \
-          {stmt.levelParams.length}")
-    | some stmtUs =>
-      match kernelTheorem kenv bridgeName decl.levelParams (mkConst stmtName stmtUs)
-          (mkConst declName us) with
-      | .ok _ => pure (true, accepted)
-      | .error ex => do return (false, ← refusedJson ex "")
+  -- 7. anti-restatement, checked by the kernel on the replayed environment
+  let (bridgeHolds, bridged) ← bridgeCheck kenv stmt decl
   report := { report with bridge := bridged }
   unless bridgeHolds do
     let submitted ← prettyIn env decl.type
@@ -658,7 +663,8 @@ where
     match env.find? lhsName, env.find? rhsName with
     | some lhs, some rhs =>
       if lhs.levelParams.length != rhs.levelParams.length then
-        return verdictJson "rejected" "the two statements have different numbers of universe parameters"
+        return verdictJson "rejected"
+          "the two statements have different numbers of universe parameters"
       let us := lhs.levelParams.map Level.param
       let l := mkConst lhsName us
       let r := mkApp (mkConst ``Not) (mkConst rhsName us)
