@@ -247,37 +247,33 @@ def _replay(report: dict[str, Any], request: JudgeRequest, verdict: Verdict) -> 
     replay = report["replay"]
     if replay is None:
         return False
-    if replay["verdict"] == "accepted":
-        count = replay.get("constants")
-        constants = f"{count} constants" if count is not None else "the constants"
-        verdict.record(
-            "kernel_replay",
-            True,
-            f"the kernel replayed {constants} of {request.module} into the statement's environment",
-        )
-        return True
-    _kernel_refusal(verdict, "kernel_replay", replay, "kernel_rejected")
-    return False
+    count = replay.get("constants")
+    constants = f"{count} constants" if count is not None else "the constants"
+    claim = f"the replay of {constants} of {request.module} into the statement's environment"
+    _kernel_check(verdict, "kernel_replay", replay, "kernel_rejected", claim)
+    return bool(replay["verdict"] == "accepted")
 
 
 def _bridge(
     report: dict[str, Any], request: JudgeRequest, verdict: Verdict, types: dict[str, Any]
 ) -> None:
     bridge = report["bridge"]
-    if bridge is None:
-        return
-    claim = f"theorem : {request.statement_const} := @{request.decl}"
-    if bridge["verdict"] == "accepted":
-        verdict.record("anti_restatement", True, f"{claim}, checked by the kernel")
-        return
-    if bridge["verdict"] == "rejected":
+    if bridge is not None and bridge["verdict"] == "rejected":
         verdict.submitted_type = types.get("submitted")
-    _kernel_refusal(verdict, "anti_restatement", bridge, "restatement", claim)
+    claim = f"theorem : {request.statement_const} := @{request.decl}"
+    _kernel_check(verdict, "anti_restatement", bridge, "restatement", claim)
 
 
-def _kernel_refusal(
-    verdict: Verdict, check: str, outcome: dict[str, Any], reason: str, claim: str | None = None
+def _kernel_check(
+    verdict: Verdict, check: str, outcome: dict[str, Any] | None, reason: str, claim: str
 ) -> None:
+    """Record a claim the kernel was asked to accept: accepted, refused (`reason`), or not
+    decided because the kernel's budget ran out (`timeout`)."""
+    if outcome is None:
+        return
+    if outcome["verdict"] == "accepted":
+        verdict.record(check, True, f"{claim}, checked by the kernel")
+        return
     said = outcome["detail"]
     if outcome["verdict"] == "budget":
         detail = (
@@ -287,8 +283,7 @@ def _kernel_refusal(
         verdict.record(check, False, _short(detail), said or None)
         verdict.fail("timeout", _short(detail))
         return
-    headline = f"the kernel refused {claim}" if claim else "the kernel refused it"
-    detail = f"{headline}: {said}" if said else headline
+    detail = f"the kernel refused {claim}: {said}" if said else f"the kernel refused {claim}"
     verdict.record(check, False, _short(detail), said or None)
     verdict.fail(reason, _short(detail))
 
@@ -331,14 +326,8 @@ def _terms(report: dict[str, Any], verdict: Verdict) -> None:
 
 
 def _refutation(report: dict[str, Any], request: JudgeRequest, verdict: Verdict) -> None:
-    link = report["refutation"]
-    if link is None:
-        return
     claim = f"{request.statement_const} ↔ ¬ {request.refutes_const} by Iff.rfl"
-    if link["verdict"] == "accepted":
-        verdict.record("refutation", True, f"{claim}, checked by the kernel")
-        return
-    _kernel_refusal(verdict, "refutation", link, "not_a_refutation", claim)
+    _kernel_check(verdict, "refutation", report["refutation"], "not_a_refutation", claim)
 
 
 def _short(text: str) -> str:

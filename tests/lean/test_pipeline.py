@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from jigcli.lean.pipeline import LATER_CHECKS
 from jigcli.schemas import validate
 from jigcli.verdict import Verdict
 from jigcli.verify import VerifyOptions, verify
@@ -17,17 +18,8 @@ from jigcli.verify import VerifyOptions, verify
 ALICE = "Submissions/S001/AliceDirect.json"
 MODULE = "Submissions.S001.AliceDirect"
 DECL = f"{MODULE}.proof"
-LEAN_CHECKS = (
-    "trusted_build",
-    "build",
-    "provenance",
-    "no_unchecked_code",
-    "no_new_axioms",
-    "kernel_replay",
-    "anti_restatement",
-    "axioms",
-    "term_hash",
-)
+# Every check that needs Lean: all after the static policy and the toolchain probe.
+LEAN_CHECKS = LATER_CHECKS[LATER_CHECKS.index("trusted_build") :]
 
 
 def run(repo, manifest: str = ALICE, timeout: float = 60.0) -> Verdict:
@@ -263,25 +255,19 @@ def test_a_failing_trusted_build_is_the_verifiers_problem_and_builds_nothing_els
     assert not_run(verdict, "build", "provenance")
 
 
-def test_the_wall_budget_kills_the_build_and_its_group(standin, lean_repo, tmp_path, pid_alive):
+@pytest.mark.parametrize("hanging", ["build", "judge"])
+def test_the_wall_budget_kills_a_hanging_build_or_judge_and_its_group(
+    standin, lean_repo, tmp_path, pid_alive, hanging
+):
     pid_file = tmp_path / "grandchild.pid"
-    standin.scenario({"build": "hang", "hang_pid_file": str(pid_file)})
-    verdict = run(lean_repo, timeout=3)
+    standin.scenario({hanging: "hang", "hang_pid_file": str(pid_file)})
+    verdict = run(lean_repo, timeout=4)
     assert verdict.reason == "timeout"
-    assert "step=build" in verdict.detail
+    assert f"step={hanging}" in verdict.detail
     assert gone(int(pid_file.read_text()), pid_alive)
 
 
 # -- the judge's own run, and its report ------------------------------------------------------
-
-
-def test_the_wall_budget_kills_a_hanging_judge(standin, lean_repo, tmp_path, pid_alive):
-    pid_file = tmp_path / "grandchild.pid"
-    standin.scenario({"judge": "hang", "hang_pid_file": str(pid_file)})
-    verdict = run(lean_repo, timeout=4)
-    assert verdict.reason == "timeout"
-    assert "step=judge" in verdict.detail
-    assert gone(int(pid_file.read_text()), pid_alive)
 
 
 @pytest.mark.parametrize(
