@@ -13,11 +13,12 @@ already read and validated the manifest and recorded the `manifest` check.
 6. trusted build: `lake build jig_judge Statements.<id> [Statements.<refutes>] Commons`, the
    judge and the statements from this repo's own sources, before anything of the submission
    is built (Mathlib comes from its cache); a failure is this repo's problem
-   (`verifier_error`);
+   (`verifier_error`); the judge's SHA-256 is kept;
 7. submission build: `lake build --wfail <module>`, the one build of the untrusted module, in
    one function (`_build_submission`) so it can be run in a sandbox (`build_failed`; a
    "declaration uses 'sorry'" warning fails it too);
-8. judge: one run of `jig_judge` (`Verify/Judge.lean`), which reads the module's `.olean`,
+8. judge: refused (`verifier_error`) if its SHA-256 changed during the submission's build; else
+   one run of `jig_judge` (`Verify/Judge.lean`), which reads the module's `.olean`,
    replays it through the kernel into the statement's environment and writes one JSON report
    to a fresh private folder; the verdict's Lean checks come from that report alone
    (`jigcli/lean/judge.py`): provenance (`provenance`, `shadowed_statement`), unchecked code
@@ -95,13 +96,14 @@ def verify_lean(manifest: Manifest, verdict: Verdict, context: VerifyContext) ->
     if toolchain is None:
         _skip_rest(verdict, submission, "no usable Lean toolchain")
         return
-    if not _trusted_build(submission, toolchain, verdict, context):
+    judge_digest = _trusted_build(submission, toolchain, verdict, context)
+    if judge_digest is None:
         _skip_rest(verdict, submission, "this repo's own Lean targets did not build")
         return
     if not _build_submission(submission, toolchain, verdict, context):
         _skip_rest(verdict, submission, "the build did not succeed")
         return
-    _judge(submission, toolchain, verdict, context)
+    _judge(submission, toolchain, judge_digest, verdict, context)
 
 
 # -- 1–3. where things are --------------------------------------------------------------------
@@ -186,7 +188,8 @@ def _toolchain(verdict: Verdict, context: VerifyContext) -> backend.Toolchain | 
 
 def _trusted_build(
     submission: _Submission, toolchain: backend.Toolchain, verdict: Verdict, context: VerifyContext
-) -> bool:
+) -> str | None:
+    """Build the trusted targets; the SHA-256 of the judge it built, or None on failure."""
     context.enter("trusted_build")
     targets = submission.trusted_targets
     started = time.monotonic()
@@ -197,15 +200,22 @@ def _trusted_build(
         detail = f"step=trusted_build: {command} ran out of the wall budget"
         verdict.record("trusted_build", False, detail, lake.result.output)
         verdict.fail("timeout", detail)
-        return False
+        return None
     if not lake.ok:
         detail = f"{command} failed, so nothing of the submission was built: " + _first_problem(
             lake
         )
         verdict.record("trusted_build", False, _short(detail), lake.result.output)
         verdict.fail("verifier_error", _short(detail))
-        return False
-    return verdict.record("trusted_build", True, command)
+        return None
+    judge = backend.judge_exe(context.repo)
+    if not judge.is_file():
+        detail = f"{command} left no judge at {context.repo.rel(judge)}"
+        verdict.record("trusted_build", False, detail, lake.result.output)
+        verdict.fail("verifier_error", detail)
+        return None
+    verdict.record("trusted_build", True, command)
+    return file_sha256_tagged(judge)
 
 
 # -- 7. the submission's build ----------------------------------------------------------------
@@ -251,10 +261,21 @@ def _first_problem(lake: backend.LakeRun) -> str:
 
 
 def _judge(
-    submission: _Submission, toolchain: backend.Toolchain, verdict: Verdict, context: VerifyContext
+    submission: _Submission,
+    toolchain: backend.Toolchain,
+    judge_digest: str,
+    verdict: Verdict,
+    context: VerifyContext,
 ) -> None:
     context.enter("judge")
     request = submission.request
+    judge = backend.judge_exe(context.repo)
+    if not judge.is_file() or file_sha256_tagged(judge) != judge_digest:
+        # The build ran the submission's code, which could have replaced the judge by one that
+        # always says green. Its sandbox is the real guard; this catches the plain overwrite.
+        detail = f"{context.repo.rel(judge)} changed during the submission's build"
+        _judge_failed(verdict, submission, "verifier_error", detail, "")
+        return
     started = time.monotonic()
     # A folder created after the build, readable by this user alone: nothing the build started
     # could have known its name or written there first.

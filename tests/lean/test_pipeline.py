@@ -388,6 +388,23 @@ def test_a_rewritten_check_file_and_a_forged_report_from_the_build_change_nothin
     assert kept["axioms"] == ["propext", "sorryAx"]
 
 
+def test_a_build_that_replaces_the_judge_gets_no_verdict_from_the_impostor(standin, lean_repo):
+    impostor = "#!/bin/sh\necho 'the impostor ran' > /dev/null\n"
+    standin.scenario({"build_writes": {".lake/build/bin/jig_judge": impostor}})
+    verdict = run(lean_repo)
+    assert (verdict.verdict, verdict.reason) == ("red", "verifier_error")
+    assert ".lake/build/bin/jig_judge changed during the submission's build" in verdict.detail
+    assert judge_runs(standin) == 0
+
+
+def test_a_trusted_build_that_leaves_no_judge_is_a_verifier_error(standin, lean_repo):
+    standin.scenario({"trusted_build": "no_judge"})
+    verdict = run(lean_repo)
+    assert verdict.reason == "verifier_error"
+    assert "left no judge at .lake/build/bin/jig_judge" in verdict.detail
+    assert builds(standin) == [["jig_judge", "Statements.S001", "Commons"]]
+
+
 # -- before anything is built -----------------------------------------------------------------
 
 

@@ -16,7 +16,8 @@ kernel found, its imports read from the module's source as the real judge reads 
 
 Scenario fields (all optional):
   version            `lean --version` number (default 4.33.0)
-  trusted_build      "ok" | "error" | "hang": `lake build jig_judge …`
+  trusted_build      "ok" | "error" | "hang" | "no_judge" (succeeds, writes no judge):
+                     `lake build jig_judge …`
   build              "ok" | "error" | "hang": the submission's `lake build --wfail M`
   build_error        the Lean error text of a failing build
   build_output       extra lines the submission's build prints (text the submission controls:
@@ -138,7 +139,8 @@ def _trusted_build(targets: list[str], scenario: dict[str, Any]) -> int:
         _hang(scenario)
     if mode == "error":
         return _failed_build("Statements.S001", "Unknown identifier `Nat.nope`", len(targets) + 1)
-    _write_judge(Path.cwd() / ".lake" / "build" / "bin" / JUDGE_EXE)
+    if mode != "no_judge":
+        _write_judge(Path.cwd() / ".lake" / "build" / "bin" / JUDGE_EXE)
     return _built(targets)
 
 
