@@ -189,7 +189,7 @@ class Verdict:
     toolchain: dict[str, Any] = field(default_factory=dict)
     timings_sec: dict[str, float] = field(default_factory=dict)
     timestamp: str = field(default_factory=utc_now)
-    # Where the evidence is: the generated check file, Lean's full output, verdict files.
+    # Where the evidence is: the judge's report, verdict files.
     evidence: dict[str, str] = field(default_factory=dict)
     # Kind-specific fields (certificates: checker_hash, witness_hash, lane, limits, ...).
     extra: dict[str, Any] = field(default_factory=dict)
