@@ -572,8 +572,10 @@ def judge (args : Args) : IO (Report × Option String) := do
     Json.mkObj [("modules", namesJson imported), ("refused", namesJson refused)] }
   unless refused.isEmpty do return (report, none)
   -- 3. the trusted environment: the statements and the submission's (allowed) imports
-  let refutesModule := args.refutes.map statementModule
-  let roots := #[stmtModule] ++ refutesModule.toArray ++ imported
+  let statements := match args.refutes with
+    | some refutes => #[stmtModule, statementModule refutes]
+    | none => #[stmtModule]
+  let roots := statements ++ imported
   let importedEnv ← attempt (importModules (roots.map fun m => ({ module := m } : Import)) {} 0)
   let .ok env := importedEnv | return (report, some s!"import: {errorOf importedEnv}")
   let trusted := env.toKernelEnv
