@@ -662,19 +662,19 @@ where
   /-- `lhs ↔ ¬ rhs` by `Iff.rfl` at shared universe parameters, checked by the kernel. -/
   refutationJson (kenv : Kernel.Environment) (env : Environment) (lhsName rhsName : Name) :
       IO Json := do
-    match env.find? lhsName, env.find? rhsName with
-    | some lhs, some rhs =>
-      if lhs.levelParams.length != rhs.levelParams.length then
-        return verdictJson "rejected"
-          "the two statements have different numbers of universe parameters"
-      let us := lhs.levelParams.map Level.param
-      let l := mkConst lhsName us
-      let r := mkApp (mkConst ``Not) (mkConst rhsName us)
-      match kernelTheorem kenv refutationName lhs.levelParams (mkApp2 (mkConst ``Iff) l r)
-          (mkApp (mkConst ``Iff.rfl) l) with
-      | .ok _ => return accepted
-      | .error ex => refusedJson ex ""
-    | _, _ => return verdictJson "rejected" "a statement does not exist"
+    let some lhs := env.find? lhsName | return verdictJson "rejected" s!"{lhsName} does not exist"
+    let some rhs := env.find? rhsName | return verdictJson "rejected" s!"{rhsName} does not exist"
+    if lhs.levelParams.length != rhs.levelParams.length then
+      return verdictJson "rejected"
+        "the two statements have different numbers of universe parameters"
+    let us := lhs.levelParams.map Level.param
+    let l := mkConst lhsName us
+    let r := mkApp (mkConst ``Not) (mkConst rhsName us)
+    let link := kernelTheorem kenv refutationName lhs.levelParams (mkApp2 (mkConst ``Iff) l r)
+      (mkApp (mkConst ``Iff.rfl) l)
+    match link with
+    | .ok _ => return accepted
+    | .error ex => refusedJson ex ""
 
 end Jig.Judge
 
