@@ -291,6 +291,9 @@ structure ReplayError where
 
 abbrev ReplayM := ReaderT (Std.HashMap Name ConstantInfo) (StateT ReplayState (Except ReplayError))
 
+/-- For the `partial` definitions below (a `partial def` needs an inhabited type). -/
+instance : Inhabited (ReplayM Unit) := ⟨fun _ _ => .error default⟩
+
 def kernelAdd (name : Name) (d : Declaration) : ReplayM Unit := do
   match Kernel.Environment.addDecl (← get).env kernelOptions d with
   | .ok env => modify fun s => { s with env := env }
@@ -390,6 +393,8 @@ structure AxiomState where
   missing : Array Name := #[]
   deriving Inhabited
 
+instance : Inhabited (StateM AxiomState Unit) := ⟨fun s => ((), s)⟩
+
 /-- Every axiom `c` depends on, walking types and values as `CollectAxioms.collect` does. -/
 partial def gatherAxioms (env : Kernel.Environment) (c : Name) : StateM AxiomState Unit := do
   if (← get).visited.contains c then return
@@ -422,6 +427,8 @@ structure Out where
   deriving Inhabited
 
 abbrev SerM := StateM Out
+
+instance : Inhabited (SerM Unit) := ⟨fun o => ((), o)⟩
 
 def emit (s : String) : SerM Unit :=
   modify fun o => { o with buf := o.buf ++ s }
