@@ -95,6 +95,11 @@ over that span are used only in the form every read revision shares:
   `src/Lean/Level.lean`, `src/Lean/Util/InstantiateLevelParams.lean`, `src/Init/Core.lean`;
 * `Json.mkObj`, `Json.str`, `Json.bool`, `Json.arr`, `Json.null`, `Json.compress`, `toJson` on
   `Nat` — `src/Lean/Data/Json/Basic.lean`, `src/Lean/Data/Json/Printer.lean`;
+* `Name.mkStr`, `Name.getRoot`, `Name.isPrefixOf`, `Name.toString`, `String.toName`,
+  `Array.back?`, `Array.filterMap`, `Array.any`, `List.contains`, `tryCatch` —
+  `src/Init/Prelude.lean`, `src/Init/Meta.lean`, `src/Lean/Data/Name.lean`,
+  `src/Init/Data/Array/Basic.lean` (the everyday core API, used as `src/Lean/Util/Path.lean`
+  and `src/LeanChecker.lean` use it);
 * `IO.FS.writeFile`, `IO.FS.rename` (POSIX `rename`), `System.FilePath.addExtension`,
   `System.FilePath.pathExists`, `IO.eprintln` — `src/Init/System/IO.lean`,
   `src/Init/System/FilePath.lean`; `Std.HashMap` (`insert`, `contains`, `toList`, `[·]?`),
