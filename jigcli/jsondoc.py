@@ -16,10 +16,23 @@ def _no_constant(name: str) -> Any:
     raise JsonProblem(f"{name} is not a JSON number")
 
 
-def parse_json(raw: bytes, what: str) -> Any:
-    """The document in `raw`; `what` names it in the sentence ("the manifest", "spec.json")."""
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise JsonProblem(f"the key {key!r} appears twice in one object")
+    return dict(pairs)
+
+
+def parse_json(raw: bytes, what: str, *, unique_keys: bool = False) -> Any:
+    """The document in `raw`; `what` names it in the sentence ("the manifest", "spec.json").
+
+    `unique_keys` refuses an object that repeats a key: Python would keep the last value
+    silently, another reader the first, and a document two readers read differently cannot
+    decide anything."""
+    hook = _unique if unique_keys else None
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant, object_pairs_hook=hook)
     except JsonProblem as exc:
         raise JsonProblem(f"{what} is not valid JSON: {exc}") from exc
     except UnicodeDecodeError as exc:

@@ -70,7 +70,7 @@ class Repo:
 
     @property
     def work_dir(self) -> Path:
-        """Scratch space jig owns inside the repo (generated check files, verdicts)."""
+        """Scratch space jig owns inside the repo (verdicts, judge reports, lean-check files)."""
         return self.root / ".jig"
 
     def module_path(self, module: str) -> Path:

@@ -70,8 +70,14 @@ REASONS: dict[str, Reason] = {
     ),
     "provenance": Reason(
         "a constant does not come from where it must",
-        "Check that decl is declared in the submitted module itself and that the statement "
-        "comes from Statements/<id>.lean.",
+        "Check that decl is declared in the submitted module itself, that the module declares "
+        "nothing already declared elsewhere, and that it imports only from Mathlib, Batteries, "
+        "Std, Init, Aesop, Plausible and Commons.",
+    ),
+    "unchecked_code": Reason(
+        "it declares code the kernel does not check",
+        "Remove the unsafe or partial declarations and the implemented_by / extern attributes "
+        "the detail names: the kernel cannot check them, so a proof may not contain them.",
     ),
     "sorry": Reason(
         "the proof has a hole (sorry)",
@@ -97,7 +103,8 @@ REASONS: dict[str, Reason] = {
     ),
     "kernel_rejected": Reason(
         "the kernel replay rejected a declaration",
-        "leanchecker found a declaration the kernel does not accept; its output names it.",
+        "The judge's kernel replay refused a declaration of the module; the detail names it "
+        "and says why.",
     ),
     "invalid_witness": Reason(
         "the checker rejected the witness",
@@ -182,7 +189,7 @@ class Verdict:
     toolchain: dict[str, Any] = field(default_factory=dict)
     timings_sec: dict[str, float] = field(default_factory=dict)
     timestamp: str = field(default_factory=utc_now)
-    # Where the evidence is: the generated check file, Lean's full output, verdict files.
+    # Where the evidence is: the judge's report, verdict files.
     evidence: dict[str, str] = field(default_factory=dict)
     # Kind-specific fields (certificates: checker_hash, witness_hash, lane, limits, ...).
     extra: dict[str, Any] = field(default_factory=dict)

@@ -64,7 +64,7 @@ _BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
 class Standin:
-    """Puts the stand-in `lake`/`lean`/`leanchecker` first on PATH for one test, with a
+    """Puts the stand-in `lake`/`lean` first on PATH for one test, with a
     scenario it answers from and a log of every invocation (see tests/standin/standin.py)."""
 
     def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -39,3 +39,15 @@ def test_a_spec_with_a_nan_wall_clock_is_refused(tmp_path: Path) -> None:
 def test_bytes_that_are_not_utf8_name_the_byte() -> None:
     with pytest.raises(JsonProblem, match="not UTF-8 \\(byte 1\\)"):
         parse_json(b"{\xff}", "the manifest")
+
+
+def test_a_repeated_key_is_refused_when_keys_must_be_unique() -> None:
+    raw = b'{"verdict": "rejected", "nested": {"a": 1}, "verdict": "accepted"}'
+    assert parse_json(raw, "the report") == {"verdict": "accepted", "nested": {"a": 1}}
+    with pytest.raises(JsonProblem, match="the report is not valid JSON: the key 'verdict'"):
+        parse_json(raw, "the report", unique_keys=True)
+
+
+def test_a_repeated_key_inside_a_nested_object_is_refused_too() -> None:
+    with pytest.raises(JsonProblem, match="'ok' appears twice"):
+        parse_json(b'{"checks": [{"ok": true, "ok": false}]}', "the report", unique_keys=True)

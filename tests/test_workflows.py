@@ -190,7 +190,7 @@ def test_inputs_never_reach_a_shell_script_by_substitution(verify):
 
 
 @pytest.mark.parametrize("job", ["dispatch", "selftest"])
-def test_verdicts_and_check_files_are_uploaded_even_on_failure(verify, job):
+def test_verdicts_and_judge_reports_are_uploaded_even_on_failure(verify, job):
     uploads = [
         s
         for s in verify["jobs"][job]["steps"]

@@ -237,8 +237,6 @@ def _write_check_file(
     folder: Path, lean: LeanFile, names: list[str]
 ) -> tuple[Path, dict[int, str]]:
     """The paper's .lean, its open scopes closed, then one `#print axioms` per name."""
-    from jigcli.lean.checkfile import lean_ident
-
     text = lean.text if lean.text.endswith("\n") else lean.text + "\n"
     lines = ["-- jig lean-check: the paper's .lean above, its axioms below"]
     lines += [f"end {scope}".rstrip() for scope in reversed(lean.open_scopes)]
@@ -246,11 +244,16 @@ def _write_check_file(
     print_lines = {}
     for name in names:
         print_lines[first + len(lines)] = name
-        lines.append(f"#print axioms {lean_ident(name)}")
+        lines.append(f"#print axioms {_lean_ident(name)}")
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{lean.path.stem}.check.lean"
     path.write_text(text + "\n".join(lines) + "\n", encoding="utf-8")
     return path, print_lines
+
+
+def _lean_ident(name: str) -> str:
+    """A dotted name as a Lean identifier, every component in «» so no keyword can break it."""
+    return ".".join(f"«{part}»" for part in name.split("."))
 
 
 def _read_answers(
@@ -295,7 +298,7 @@ def _user_name(printed: str) -> str:
 def _by_axioms(
     lean: LeanFile, decl: Decl | None, axioms: tuple[str, ...], output: LeanOutput
 ) -> Outcome:
-    from jigcli.lean.checkfile import axiom_reason
+    from jigcli.lean.axioms import axiom_reason
 
     reasons = {axiom: axiom_reason(axiom) for axiom in axioms}
     if "sorry" in reasons.values():

@@ -1,17 +1,20 @@
-"""The one narrow module that runs Lean: `lake`, `lean` and `leanchecker`, always through
+"""The one narrow module that runs Lean: `lake`, `lean` and the trusted judge, always through
 `jigcli.run.run` (deadline, output cap, process-group kill).
 
-Public API (small on purpose; `jig verify`, `jig doctor` and `jig lean-check` share it):
+Public API (small on purpose; `jig verify`, `jig doctor`, `jig pose` and `jig lean-check`
+share it):
 
-- `detect(repo, timeout=…) -> Toolchain`: find `lake`, `lean`, `leanchecker` (and `elan`) on
-  `PATH` or in `~/.elan/bin`, read `lean --version`, and refuse a version that differs from
-  the repo's `lean-toolchain` (`ToolchainProblem`, naming both versions).
-- `build(toolchain, repo, targets, timeout=…) -> LakeRun`: one `lake build <targets…>`.
+- `detect(repo, timeout=…) -> Toolchain`: find `lake` and `lean` (and `elan`) on `PATH` or in
+  `~/.elan/bin`, read `lean --version`, and refuse a version that differs from the repo's
+  `lean-toolchain` (`ToolchainProblem`, naming both versions).
+- `build(toolchain, repo, targets, timeout=…) -> LakeRun`: one `lake build <targets…>` of
+  trusted targets (the judge, statements, `Commons`).
+- `build_submission(toolchain, repo, module, timeout=…) -> LakeRun`: the one build of an
+  untrusted module, `lake build --wfail <module>`.
+- `judge(toolchain, repo, args, timeout=…) -> RunResult`: one run of the judge executable
+  (`Verify/Judge.lean`, built by `build`) under `lake env`.
 - `elaborate(toolchain, repo, file, timeout=…) -> LeanRun`: one `lake env lean --json FILE`,
   its stdout parsed into `jigcli.lean.messages.LeanOutput` (`run.output.messages`).
-- `replay(toolchain, repo, module, timeout=…) -> ReplayRun`: `lake env leanchecker MODULE`,
-  the kernel replay; `status` is `passed`, `rejected`, `unavailable` (no `leanchecker` in
-  this toolchain: never reported as passed) or `failed` (it could not run to a decision).
 - `describe(repo) -> dict`: what this machine has, for `jig doctor`.
 
 Every run returns the `RunResult` it came from (`.result`), so a caller can keep Lean's full
@@ -38,14 +41,15 @@ from jigcli.lean.messages import (
 from jigcli.repo import Repo
 from jigcli.run import ProgramMissing, RunResult, run
 
-PROGRAMS = ("lake", "lean", "leanchecker")
+PROGRAMS = ("lake", "lean")
 VERSION_PROBE_SEC = 60.0
-# `leanchecker` reports a refusal with this first line, then the kernel's exception (the
-# literal "leanchecker found a problem in " is in leanchecker's `main`, as lean4's compiled
-# stage0 output shows; a recorded refusal reads "leanchecker found a problem in Candidate\n
-# uncaught exception: while replaying declaration 'smuggled': …", exit 1). Success: exit 0,
-# nothing printed.
-REPLAY_PROBLEM = "leanchecker found a problem in"
+# The judge executable: `[[lean_exe]] name = "jig_judge"` in the repo's `lakefile.toml`, which
+# Lake builds into `<buildDir>/<binDir>/`, by default `.lake/build/bin/`.
+JUDGE_EXE = "jig_judge"
+# Lake's `--wfail` ("fail build if warnings are logged (same as --fail-level=warning)", the
+# OUTPUT OPTIONS of `lake help`, lean4 `src/lake/Lake/CLI/Help.lean`): Lean reports a
+# `sorry` as the warning "declaration uses 'sorry'", so a submission with one fails to build.
+FAIL_ON_WARNINGS = "--wfail"
 
 
 class ToolchainProblem(Exception):
@@ -63,7 +67,6 @@ class ToolchainProblem(Exception):
 class Toolchain:
     lake: Path
     lean: Path
-    leanchecker: Path | None
     elan: Path | None
     lean_version: str
     lean_version_line: str
@@ -97,13 +100,6 @@ class LeanRun:
         if self.result.signal is not None:
             return True
         return self.result.returncode != 0 and not self.output.errors
-
-
-@dataclass
-class ReplayRun:
-    status: str  # passed | rejected | unavailable | failed | timeout
-    detail: str
-    result: RunResult | None = None
 
 
 # -- finding the programs ---------------------------------------------------------------------
@@ -144,8 +140,7 @@ def detect(repo: Repo, *, timeout: float = VERSION_PROBE_SEC) -> Toolchain:
             "missing",
             f"no Lean toolchain here: {' and '.join(missing)} not found on PATH or in {elan_bin()}",
         )
-    leanchecker = find_program("leanchecker")
-    env = _child_env([lean, lake, leanchecker])
+    env = _child_env([lean, lake])
     line = _version_line(lean, repo, env, timeout)
     found = lean_version(line)
     if found is None:
@@ -160,7 +155,6 @@ def detect(repo: Repo, *, timeout: float = VERSION_PROBE_SEC) -> Toolchain:
     return Toolchain(
         lake=lake,
         lean=lean,
-        leanchecker=leanchecker,
         elan=find_program("elan"),
         lean_version=found,
         lean_version_line=line,
@@ -187,42 +181,33 @@ def build(toolchain: Toolchain, repo: Repo, targets: Sequence[str], *, timeout: 
     return LakeRun(result, build_diagnostics(result.output))
 
 
+def build_submission(toolchain: Toolchain, repo: Repo, module: str, *, timeout: float) -> LakeRun:
+    """The one build of an untrusted module: `lake build --wfail <module>`, so that a warning,
+    "declaration uses 'sorry'" first of all, fails it."""
+    result = _run([toolchain.lake, "build", FAIL_ON_WARNINGS, module], toolchain, repo, timeout)
+    return LakeRun(result, build_diagnostics(result.output))
+
+
+def judge_exe(repo: Repo) -> Path:
+    """Where `lake build jig_judge` puts the judge."""
+    return repo.root / ".lake" / "build" / "bin" / JUDGE_EXE
+
+
+def judge(toolchain: Toolchain, repo: Repo, args: Sequence[str], *, timeout: float) -> RunResult:
+    """One run of the judge under `lake env` (which sets `LEAN_PATH` and `LEAN_SYSROOT`, where
+    the judge finds the `.olean` files it reads)."""
+    argv: list[str | Path] = [toolchain.lake, "env", judge_exe(repo), *args]
+    return _run(argv, toolchain, repo, timeout)
+
+
 def elaborate(toolchain: Toolchain, repo: Repo, file: Path, *, timeout: float) -> LeanRun:
     """One `lake env lean --json FILE`; the messages are parsed, stray lines kept."""
     result = _run([toolchain.lake, "env", "lean", "--json", file], toolchain, repo, timeout)
     return LeanRun(result, parse_json_messages(result.stdout))
 
 
-def replay(toolchain: Toolchain, repo: Repo, module: str, *, timeout: float) -> ReplayRun:
-    """Replay `module`'s declarations through a fresh kernel with `leanchecker`."""
-    if toolchain.leanchecker is None:
-        return ReplayRun(
-            "unavailable",
-            "leanchecker is not in this toolchain (it ships with Lean since 4.28); "
-            "the kernel replay did not run",
-        )
-    result = _run([toolchain.lake, "env", "leanchecker", module], toolchain, repo, timeout)
-    text = result.output.strip()
-    if result.timed_out:
-        return ReplayRun("timeout", f"leanchecker {module} ran out of time", result)
-    if result.returncode == 0:
-        return ReplayRun("passed", f"leanchecker replayed {module}: the kernel accepted it", result)
-    # Lake may print its own lines first (a warning, a rebuild note): look for the verdict
-    # line anywhere, and report from it on.
-    found = text.casefold().find(REPLAY_PROBLEM.casefold())
-    if found >= 0:
-        return ReplayRun("rejected", _first_lines(text[found:]), result)
-    return ReplayRun(
-        "failed", f"leanchecker exited {result.returncode}: {_first_lines(text)}", result
-    )
-
-
 def _run(argv: Sequence[str | Path], toolchain: Toolchain, repo: Repo, timeout: float) -> RunResult:
     return run(argv, cwd=repo.root, env=toolchain.env or None, timeout=max(timeout, 0.001))
-
-
-def _first_lines(text: str, count: int = 3) -> str:
-    return " / ".join(line.strip() for line in text.splitlines()[:count] if line.strip())
 
 
 # -- for jig doctor ---------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Reading what Lean prints: `lean --json` messages, `#print axioms` lines, Lake's build log,
-and jig's own `JIG:<check>:<json>` markers.
+"""Reading what Lean prints: `lean --json` messages, `#print axioms` lines (for `jig lean-check`
+and `jig pose`; no Lean verdict of `jig verify` reads message text, see `jigcli/lean/judge.py`),
+Lake's build log (shown to the user), and version lines.
 
 Every format here follows a real source, named where it is parsed:
 
@@ -31,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SEVERITIES = ("information", "warning", "error")
-MARKER_PREFIX = "JIG:"
 
 
 @dataclass(frozen=True)
@@ -169,97 +169,6 @@ def parse_print_axioms(text: str) -> list[AxiomReport]:
             )
         )
     return reports
-
-
-def axioms_of(output: LeanOutput, decl: str) -> AxiomReport | None:
-    """The `#print axioms` answer about `decl` among the run's messages."""
-    for message in output.messages:
-        for report in parse_print_axioms(message.data):
-            if report.decl == decl:
-                return report
-    return None
-
-
-# -- jig's markers ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Marker:
-    """`JIG:<check>:<json>`, logged as an information message by a `Verify/Guard.lean` command."""
-
-    check: str
-    payload: dict[str, Any]
-    message: LeanMessage
-
-
-def markers(output: LeanOutput) -> list[Marker]:
-    found = []
-    for message in output.messages:
-        data = message.data.strip()
-        if message.severity != "information" or not data.startswith(MARKER_PREFIX):
-            continue
-        check, _, body = data[len(MARKER_PREFIX) :].partition(":")
-        try:
-            payload = json.loads(body)
-        except ValueError:
-            continue
-        if isinstance(payload, dict):
-            found.append(Marker(check, payload, message))
-    return found
-
-
-def marker(output: LeanOutput, check: str, **match: Any) -> Marker | None:
-    """The first marker of `check` whose payload has every `match` field."""
-    for found in markers(output):
-        if found.check == check and all(found.payload.get(k) == v for k, v in match.items()):
-            return found
-    return None
-
-
-# -- recognising what an error means ----------------------------------------------------------
-
-# Elaboration budgets (`src/Lean/CoreM.lean` `throwMaxHeartbeat`: "(deterministic) timeout
-# at `whnf`, maximum number of heartbeats (200000) has been reached", then, in recent sources, a
-# "Note: Use `set_option maxHeartbeats …`" and a "Hint: Additional diagnostic …" paragraph;
-# `maxRecDepth`: "maximum recursion depth has been reached"; the kernel's own limits, when it
-# checks the bridge after the elaborator accepted it, `src/Lean/Message.lean`
-# `Kernel.Exception.toMessageData`: "(kernel) deterministic timeout", "(kernel) deep recursion
-# detected", "(kernel) excessive memory consumption detected"). Exhausting one decides nothing.
-_BUDGET_MARKERS = (
-    "maximum number of heartbeats",
-    "deterministic timeout",
-    "maximum recursion depth has been reached",
-    "(kernel) deep recursion detected",
-    "(kernel) excessive memory consumption detected",
-)
-
-
-def budget_exhausted(text: str) -> bool:
-    folded = text.casefold()
-    return any(marker.casefold() in folded for marker in _BUDGET_MARKERS)
-
-
-# `src/Lean/Environment.lean` `throwAlreadyImported`:
-# "import {modName} failed, environment already contains '{cname}' from {constModName}".
-_IMPORT_CONFLICT_RE = re.compile(
-    r"import (?P<module>\S+) failed, environment already contains '(?P<constant>[^']+)'"
-    r"(?: from (?P<origin>\S+))?",
-    re.IGNORECASE,
-)
-
-
-@dataclass(frozen=True)
-class ImportConflict:
-    module: str
-    constant: str
-    origin: str | None
-
-
-def import_conflict(text: str) -> ImportConflict | None:
-    match = _IMPORT_CONFLICT_RE.search(text)
-    if match is None:
-        return None
-    return ImportConflict(match.group("module"), match.group("constant"), match.group("origin"))
 
 
 # -- lake build's log -------------------------------------------------------------------------

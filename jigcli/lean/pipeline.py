@@ -10,52 +10,59 @@ already read and validated the manifest and recorded the `manifest` check.
    every later check says "not run: …" (`forbidden_syntax`);
 5. toolchain: `lake`/`lean` found and `lean --version` equal to `lean-toolchain`
    (`toolchain_missing` otherwise, naming both versions);
-6. build: one `lake build <module> Statements.<id> Verify.Guard [Statements.<refutes>]`
-   (`build_failed`);
-7. check: one generated check file, one `lake env lean --json` over it; its answers give
-   provenance (`shadowed_statement`, `provenance`), anti-restatement (`restatement`, or
-   `timeout` when the elaboration budget ran out), the axiom audit (`sorry`,
-   `native_decide`, `disallowed_axiom`, `audit_failed`), the term and statement hashes and,
-   with `refutes`, the refutation link (`not_a_refutation`);
-8. kernel replay: `lake env leanchecker <module>` (`kernel_rejected`); where `leanchecker`
-   is missing the check says so and the verdict cannot be green.
+6. trusted build: `lake build jig_judge Statements.<id> [Statements.<refutes>] Commons`, the
+   judge and the statements from this repo's own sources, before anything of the submission
+   is built (Mathlib comes from its cache); a failure is this repo's problem
+   (`verifier_error`); the judge's SHA-256 is kept;
+7. submission build: `lake build --wfail <module>`, the one build of the untrusted module, in
+   one function (`_build_submission`) so it can be run in a sandbox (`build_failed`; a
+   "declaration uses 'sorry'" warning fails it too);
+8. judge: refused (`verifier_error`) if its SHA-256 changed during the submission's build; else
+   one run of `jig_judge` (`Verify/Judge.lean`), which reads the module's `.olean`,
+   replays it through the kernel into the statement's environment and writes one JSON report
+   to a fresh private folder; the verdict's Lean checks come from that report alone
+   (`jigcli/lean/judge.py`): provenance (`provenance`, `shadowed_statement`), unchecked code
+   (`unchecked_code`), the kernel replay (`kernel_rejected`), anti-restatement
+   (`restatement`), the axiom audit (`sorry`, `native_decide`, `disallowed_axiom`), the term
+   and statement hashes and, with `refutes`, the refutation link (`not_a_refutation`); a kernel
+   budget running out is `timeout`; a report that is missing, malformed, or about another
+   submission, or a judge that crashed or printed on stdout, is `verifier_error`.
 
 Every step records itself on the verdict, names itself with `context.enter`, and bounds its
-processes by `context.deadline.remaining()`; a budget that runs out is a red `timeout`.
+processes by `context.deadline.remaining()`; a budget that runs out is a red `timeout`. Lean's
+messages and the build log are kept as diagnostics and never decide anything.
 """
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from jigcli.hashing import file_sha256_tagged
 from jigcli.lean import backend
-from jigcli.lean.checkfile import (
-    CheckFile,
-    CheckPlan,
-    CheckResults,
-    axiom_reason,
-    generate,
-    mismatch_types,
-    read_results,
-)
-from jigcli.lean.messages import LeanMessage
+from jigcli.lean.judge import JudgeOutputProblem, JudgeRequest, read_report, record_report
 from jigcli.manifest import Manifest, ManifestError, check_module_location
-from jigcli.verdict import ALLOWED_AXIOMS, TERM_HASH_KIND, Verdict
+from jigcli.run import RunResult
+from jigcli.verdict import Verdict
 from jigcli.verify import VerifyContext
 
+# Every check after the manifest, in the order they run; a check that did not run is recorded
+# as "not run: why", never left out (a verdict with one is never green).
 LATER_CHECKS = (
     "static_policy",
     "toolchain",
+    "trusted_build",
     "build",
     "provenance",
-    "anti_restatement",
+    "no_unchecked_code",
     "no_new_axioms",
+    "kernel_replay",
+    "anti_restatement",
     "axioms",
     "term_hash",
-    "kernel_replay",
 )
 _DETAIL_MAX = 600
 
@@ -63,9 +70,18 @@ _DETAIL_MAX = 600
 @dataclass
 class _Submission:
     manifest: Manifest
-    plan: CheckPlan
+    request: JudgeRequest
     source: Path
     statement_source: Path
+
+    @property
+    def trusted_targets(self) -> list[str]:
+        """The judge, the statements and `Commons`: this repo's own sources, built before any
+        line of the submission is."""
+        statements = [self.request.statement_module]
+        if self.request.refutes and self.request.refutes != self.request.statement_id:
+            statements.append(f"Statements.{self.request.refutes}")
+        return [backend.JUDGE_EXE, *statements, "Commons"]
 
 
 def verify_lean(manifest: Manifest, verdict: Verdict, context: VerifyContext) -> None:
@@ -80,11 +96,14 @@ def verify_lean(manifest: Manifest, verdict: Verdict, context: VerifyContext) ->
     if toolchain is None:
         _skip_rest(verdict, submission, "no usable Lean toolchain")
         return
-    if not _build(submission, toolchain, verdict, context):
+    judge_digest = _trusted_build(submission, toolchain, verdict, context)
+    if judge_digest is None:
+        _skip_rest(verdict, submission, "this repo's own Lean targets did not build")
+        return
+    if not _build_submission(submission, toolchain, verdict, context):
         _skip_rest(verdict, submission, "the build did not succeed")
         return
-    _check(submission, toolchain, verdict, context)
-    _replay(submission, toolchain, verdict, context)
+    _judge(submission, toolchain, judge_digest, verdict, context)
 
 
 # -- 1–3. where things are --------------------------------------------------------------------
@@ -100,8 +119,8 @@ def _locate(manifest: Manifest, verdict: Verdict, context: VerifyContext) -> _Su
         verdict.fail("bad_manifest", str(problem))
         return None
     module, decl = manifest.module or "", manifest.decl or ""
-    plan = CheckPlan(manifest.statement_id, module, decl, context.work_dir, manifest.refutes)
-    statement_source = repo.module_path(plan.statement_module)
+    request = JudgeRequest(manifest.statement_id, module, decl, manifest.refutes)
+    statement_source = repo.module_path(request.statement_module)
     for statement_id in filter(None, (manifest.statement_id, manifest.refutes)):
         path = repo.module_path(f"Statements.{statement_id}")
         if not path.is_file():
@@ -117,13 +136,13 @@ def _locate(manifest: Manifest, verdict: Verdict, context: VerifyContext) -> _Su
         return None
     verdict.submission_source_hash = file_sha256_tagged(source)
     verdict.statement_source_hash = file_sha256_tagged(statement_source)
-    return _Submission(manifest, plan, source, statement_source)
+    return _Submission(manifest, request, source, statement_source)
 
 
 def _skip_rest(verdict: Verdict, submission: _Submission, why: str) -> None:
     names = [*LATER_CHECKS]
-    if submission.plan.refutes:
-        names.insert(names.index("kernel_replay"), "refutation")
+    if submission.request.refutes:
+        names.append("refutation")
     for name in names:
         if name not in verdict.checks:
             verdict.skip(name, why)
@@ -164,280 +183,157 @@ def _toolchain(verdict: Verdict, context: VerifyContext) -> backend.Toolchain | 
     return toolchain
 
 
-# -- 6. build ---------------------------------------------------------------------------------
+# -- 6. the trusted build ---------------------------------------------------------------------
 
 
-def _build(
+def _trusted_build(
     submission: _Submission, toolchain: backend.Toolchain, verdict: Verdict, context: VerifyContext
-) -> bool:
-    context.enter("build")
-    targets = submission.plan.build_targets
+) -> str | None:
+    """Build the trusted targets; the SHA-256 of the judge it built, or None on failure."""
+    context.enter("trusted_build")
+    targets = submission.trusted_targets
     started = time.monotonic()
     lake = backend.build(toolchain, context.repo, targets, timeout=context.deadline.remaining())
+    verdict.timings_sec["trusted_build"] = time.monotonic() - started
+    command = f"lake build {' '.join(targets)}"
+    if lake.result.timed_out:
+        detail = f"step=trusted_build: {command} ran out of the wall budget"
+        verdict.record("trusted_build", False, detail, lake.result.output)
+        verdict.fail("timeout", detail)
+        return None
+    if not lake.ok:
+        detail = f"{command} failed, so nothing of the submission was built: " + _first_problem(
+            lake
+        )
+        verdict.record("trusted_build", False, _short(detail), lake.result.output)
+        verdict.fail("verifier_error", _short(detail))
+        return None
+    judge = backend.judge_exe(context.repo)
+    if not judge.is_file():
+        detail = f"{command} left no judge at {context.repo.rel(judge)}"
+        verdict.record("trusted_build", False, detail, lake.result.output)
+        verdict.fail("verifier_error", detail)
+        return None
+    verdict.record("trusted_build", True, command)
+    return file_sha256_tagged(judge)
+
+
+# -- 7. the submission's build ----------------------------------------------------------------
+
+
+def _build_submission(
+    submission: _Submission, toolchain: backend.Toolchain, verdict: Verdict, context: VerifyContext
+) -> bool:
+    """The one build of untrusted code. The build log is shown, never believed: only the exit
+    status decides whether the judge runs at all."""
+    context.enter("build")
+    module = submission.request.module
+    started = time.monotonic()
+    lake = backend.build_submission(
+        toolchain, context.repo, module, timeout=context.deadline.remaining()
+    )
     verdict.timings_sec["build"] = time.monotonic() - started
     output = lake.result.output
     if lake.result.timed_out:
-        detail = f"step=build: lake build {' '.join(targets)} ran out of the wall budget"
+        detail = f"step=build: lake build {module} ran out of the wall budget"
         verdict.record("build", False, detail, output)
         verdict.fail("timeout", detail)
         return False
     if not lake.ok:
-        errors = [d for d in lake.diagnostics if d.severity == "error"]
-        detail = (
-            f"{errors[0].where()} {errors[0].message}"
-            if errors
-            else f"lake build exited {lake.result.returncode}"
-        )
-        verdict.record("build", False, _short(detail), output)
-        verdict.fail("build_failed", _short(detail))
+        detail = _short(_first_problem(lake))
+        verdict.record("build", False, detail, output)
+        verdict.fail("build_failed", detail)
         return False
-    verdict.record("build", True, f"lake build {' '.join(targets)}", output or None)
+    verdict.record("build", True, f"lake build {backend.FAIL_ON_WARNINGS} {module}", output or None)
     return True
 
 
-# -- 7. the one Lean run over the check file --------------------------------------------------
+def _first_problem(lake: backend.LakeRun) -> str:
+    """The first error Lake printed, else the first warning (`--wfail` fails on those)."""
+    for severity in ("error", "warning"):
+        found = [d for d in lake.diagnostics if d.severity == severity]
+        if found:
+            return f"{found[0].where()} {found[0].message}"
+    return f"lake build exited {lake.result.returncode}"
 
 
-def _check(
-    submission: _Submission, toolchain: backend.Toolchain, verdict: Verdict, context: VerifyContext
+# -- 8. the judge -----------------------------------------------------------------------------
+
+
+def _judge(
+    submission: _Submission,
+    toolchain: backend.Toolchain,
+    judge_digest: str,
+    verdict: Verdict,
+    context: VerifyContext,
 ) -> None:
-    context.enter("check")
-    plan = submission.plan
-    for stale in (plan.term_file, plan.statement_term_file):
-        stale.unlink(missing_ok=True)
-    check_file = generate(plan)
-    path = check_file.write()
-    verdict.evidence["check_file"] = context.repo.rel(path)
+    context.enter("judge")
+    request = submission.request
+    judge = backend.judge_exe(context.repo)
+    if not judge.is_file() or file_sha256_tagged(judge) != judge_digest:
+        # The build ran the submission's code, which could have replaced the judge by one that
+        # always says green. Its sandbox is the real guard; this catches the plain overwrite.
+        detail = f"{context.repo.rel(judge)} changed during the submission's build"
+        _judge_failed(verdict, submission, "verifier_error", detail, "")
+        return
     started = time.monotonic()
-    run = backend.elaborate(toolchain, context.repo, path, timeout=context.deadline.remaining())
-    verdict.timings_sec["lean"] = time.monotonic() - started
-    log = plan.work_dir / "lean-output.jsonl"
-    log.write_text(run.result.output, encoding="utf-8")
-    verdict.evidence["lean_output"] = context.repo.rel(log)
-    if run.result.timed_out:
-        detail = "step=check: the Lean run over the check file ran out of the wall budget"
-        _fail_checks(verdict, submission, "timeout", detail, run.result.output)
-        return
-    if run.crashed:
-        detail = f"lean ended without a decision (exit {run.result.returncode})"
-        _fail_checks(verdict, submission, "verifier_error", detail, run.result.output)
-        return
-    results = read_results(check_file, run.output)
-    if results.imports_failed:
-        _imports(results, submission, verdict, run.result.output)
-        return
-    _provenance(results, plan, verdict)
-    _restatement(results, plan, verdict)
-    _axioms(results, plan, verdict)
-    _hashes(results, plan, verdict)
-    if plan.refutes_const:
-        _refutation(results, plan, verdict)
-    _unattributed(results, check_file, verdict)
+    # A folder created after the build, readable by this user alone: nothing the build started
+    # could have known its name or written there first.
+    with tempfile.TemporaryDirectory(prefix="jig-judge-") as scratch:
+        out = Path(scratch) / "report.json"
+        result = backend.judge(
+            toolchain, context.repo, request.args(out), timeout=context.deadline.remaining()
+        )
+        verdict.timings_sec["judge"] = time.monotonic() - started
+        if result.timed_out:
+            _judge_failed(
+                verdict,
+                submission,
+                "timeout",
+                "step=judge: the judge ran out of the wall budget",
+                result.output,
+            )
+            return
+        problem = _run_problem(result)
+        try:
+            if problem is not None:
+                raise JudgeOutputProblem(problem)
+            report = read_report(out, request)
+        except JudgeOutputProblem as exc:
+            _judge_failed(verdict, submission, "verifier_error", str(exc), result.output)
+            return
+        verdict.evidence["judge_output"] = _keep(out, context)
+    why = record_report(report, request, verdict)
+    _skip_rest(verdict, submission, why)
 
 
-def _fail_checks(
+def _run_problem(result: RunResult) -> str | None:
+    """Why a finished judge run cannot be believed, if it cannot: the judge ends with exit 0
+    and prints nothing on stdout, whatever it decided."""
+    if result.signal is not None:
+        return f"the judge was killed by signal {result.signal}"
+    if result.returncode != 0:
+        return f"the judge exited {result.returncode}"
+    if result.stdout.strip() or result.stdout_truncated:
+        return "the judge printed on stdout, which it never does"
+    return None
+
+
+def _judge_failed(
     verdict: Verdict, submission: _Submission, reason: str, detail: str, output: str
 ) -> None:
-    verdict.record("check_file", False, detail, output)
-    verdict.fail(reason, detail)
+    verdict.record("judge", False, _short(detail), output or None)
+    verdict.fail(reason, _short(detail))
     _skip_rest(verdict, submission, detail)
 
 
-def _imports(results: CheckResults, submission: _Submission, verdict: Verdict, output: str) -> None:
-    conflict = results.import_conflict
-    if conflict is not None:
-        detail = (
-            f"'{conflict.constant}' is declared twice: importing {conflict.module} met the one "
-            f"from {conflict.origin}"
-        )
-        verdict.record("provenance", False, detail, output)
-        verdict.fail("shadowed_statement", detail)
-    else:
-        detail = "the check file's imports failed: " + _headline(results.import_errors)
-        verdict.record("provenance", False, detail, output)
-        verdict.fail("verifier_error", detail)
-    _skip_rest(verdict, submission, "the check file's imports failed")
-
-
-def _provenance(results: CheckResults, plan: CheckPlan, verdict: Verdict) -> None:
-    problems = []
-    for found, const, module in (
-        (results.provenance_statement, plan.statement_const, plan.statement_module),
-        (results.provenance_decl, plan.decl, plan.module),
-    ):
-        if found is None:
-            problems.append(f"no provenance answer for {const}")
-        elif found.payload.get("ok") is not True:
-            actual = found.payload.get("actual") or "nowhere (it does not exist)"
-            problems.append(f"{const} is declared in {actual}, not in {module}")
-    if problems:
-        verdict.record("provenance", False, "; ".join(problems))
-        verdict.fail("provenance", "; ".join(problems))
-    else:
-        verdict.record(
-            "provenance",
-            True,
-            f"{plan.statement_const} from {plan.statement_module}; {plan.decl} from {plan.module}",
-        )
-
-
-def _decl_missing(results: CheckResults) -> bool:
-    found = results.provenance_decl
-    return found is not None and found.payload.get("actual") is None
-
-
-def _restatement(results: CheckResults, plan: CheckPlan, verdict: Verdict) -> None:
-    bridge = f"example : {plan.statement_const} := @{plan.decl}"
-    if results.types is not None:
-        verdict.canonical_statement = results.types.payload.get("canonical")
-    errors = results.errors_of("anti_restatement")
-    if not errors:
-        verdict.record("anti_restatement", True, bridge)
-        return
-    output = "\n\n".join(m.data for m in errors)
-    exhausted = results.budget_exhausted("anti_restatement")
-    if exhausted is not None:
-        detail = (
-            "step=anti_restatement: the bridge ran out of elaboration budget before deciding "
-            f"anything ({exhausted.headline()}); this is not a mismatch"
-        )
-        verdict.record("anti_restatement", False, detail, output)
-        verdict.fail("timeout", detail)
-        return
-    if _decl_missing(results):
-        verdict.record("anti_restatement", False, f"{plan.decl} does not exist", output)
-        return  # provenance names it; a missing constant is not a different statement
-    submitted = results.types.payload.get("submitted") if results.types else None
-    parsed = next((t for t in map(mismatch_types, errors) if t), None)
-    verdict.submitted_type = submitted or (parsed[0] if parsed else None)
-    detail = f"{bridge} did not elaborate: {errors[0].headline()}"
-    verdict.record("anti_restatement", False, detail, output)
-    verdict.fail("restatement", f"`{bridge}` did not elaborate")
-
-
-def _axioms(results: CheckResults, plan: CheckPlan, verdict: Verdict) -> None:
-    declared = results.module_axioms.payload.get("axioms") if results.module_axioms else None
-    if declared is None:
-        verdict.record("no_new_axioms", False, f"no answer about axioms declared in {plan.module}")
-        verdict.fail("audit_failed", "the declared-axiom check did not answer")
-    elif declared:
-        names = [str(n) for n in declared]
-        reasons = {axiom_reason(n) or "disallowed_axiom" for n in names}
-        detail = f"{plan.module} declares axioms: {', '.join(names)}"
-        verdict.record("no_new_axioms", False, detail)
-        for reason in sorted(reasons):
-            verdict.fail(reason, detail)
-    else:
-        verdict.record("no_new_axioms", True, f"{plan.module} declares no axiom")
-    report = results.axiom_report
-    if report is None:
-        exhausted = results.budget_exhausted("axioms")
-        detail = f"#print axioms {plan.decl} gave no answer"
-        output = "\n".join(m.data for m in results.errors_of("axioms")) or None
-        verdict.record("axioms", False, detail, output)
-        verdict.fail("timeout" if exhausted else "audit_failed", detail)
-        return
-    verdict.print_axioms = report.text
-    verdict.axioms = report.sorted_axioms
-    bad = {name: axiom_reason(name) for name in report.axioms if axiom_reason(name)}
-    if not bad:
-        verdict.record("axioms", True, f"{report.sorted_axioms} ⊆ {sorted(ALLOWED_AXIOMS)}")
-        return
-    detail = f"axioms outside the trusted base: {', '.join(sorted(bad))}"
-    verdict.record("axioms", False, detail, report.text)
-    for reason in sorted({r for r in bad.values() if r}):
-        verdict.fail(reason, detail)
-
-
-def _hashes(results: CheckResults, plan: CheckPlan, verdict: Verdict) -> None:
-    term = results.term
-    if term is None or not plan.term_file.is_file():
-        detail = "the normalized term was not written" + _errors_suffix(results, "term_hash")
-        verdict.record("term_hash", False, detail)
-        verdict.fail("verifier_error", detail)
-    else:
-        verdict.elaborated_term_hash = file_sha256_tagged(plan.term_file)
-        truncated = bool(term.payload.get("truncated"))
-        verdict.term_hash_kind = TERM_HASH_KIND + ("-truncated" if truncated else "")
-        size = term.payload.get("bytes")
-        note = " (truncated)" if truncated else ""
-        verdict.record("term_hash", True, f"{size} bytes of normalized term{note}")
-    if results.statement_term is not None and plan.statement_term_file.is_file():
-        verdict.statement_hash = file_sha256_tagged(plan.statement_term_file)
-
-
-def _refutation(results: CheckResults, plan: CheckPlan, verdict: Verdict) -> None:
-    link = f"{plan.statement_const} ↔ ¬ {plan.refutes_const}"
-    exhausted = results.budget_exhausted("refutation")
-    if exhausted is not None:
-        detail = f"step=refutation: the link ran out of elaboration budget ({exhausted.headline()})"
-        verdict.record("refutation", False, detail)
-        verdict.fail("timeout", detail)
-        return
-    found = results.refutation
-    if found is None:
-        detail = f"no answer for {link}" + _errors_suffix(results, "refutation")
-        verdict.record("refutation", False, detail)
-        verdict.fail("verifier_error", detail)
-    elif found.payload.get("ok") is True:
-        verdict.record("refutation", True, f"{link} by Iff.rfl")
-    else:
-        why = found.payload.get("detail") or "not definitionally equal"
-        verdict.record("refutation", False, f"{link} does not hold by Iff.rfl: {why}")
-        verdict.fail("not_a_refutation", f"{link} does not hold by Iff.rfl")
-
-
-def _unattributed(results: CheckResults, check_file: CheckFile, verdict: Verdict) -> None:
-    """Errors no check owns mean the check file itself is broken: never green."""
-    owners = ("other", "provenance_statement", "provenance_decl", "module_axioms", "types")
-    stray = [m for check in (*owners, "statement_hash") for m in results.errors_of(check)]
-    if stray:
-        detail = f"{check_file.plan.check_file.name}:{stray[0].line}: {stray[0].headline()}"
-        verdict.record("check_file", False, detail, "\n\n".join(m.data for m in stray))
-        verdict.fail("verifier_error", detail)
-
-
-def _errors_suffix(results: CheckResults, check: str) -> str:
-    errors = results.errors_of(check)
-    return f": {errors[0].headline()}" if errors else ""
-
-
-def _headline(messages: list[LeanMessage]) -> str:
-    return messages[0].headline() if messages else "no message"
-
-
-# -- 8. kernel replay -------------------------------------------------------------------------
-
-
-def _replay(
-    submission: _Submission, toolchain: backend.Toolchain, verdict: Verdict, context: VerifyContext
-) -> None:
-    if "kernel_replay" in verdict.checks:
-        return
-    context.enter("kernel_replay")
-    if context.deadline.expired():
-        verdict.record("kernel_replay", False, "not run: the wall budget ran out")
-        verdict.fail("timeout", "step=kernel_replay: the wall budget ran out before it")
-        return
-    started = time.monotonic()
-    module = submission.plan.module
-    run = backend.replay(toolchain, context.repo, module, timeout=context.deadline.remaining())
-    verdict.timings_sec["replay"] = time.monotonic() - started
-    output = run.result.output if run.result else None
-    if run.status == "passed":
-        verdict.record("kernel_replay", True, run.detail)
-    elif run.status == "unavailable":
-        verdict.skip("kernel_replay", run.detail)
-        verdict.fail("toolchain_missing", run.detail)
-    elif run.status == "rejected":
-        verdict.record("kernel_replay", False, _short(run.detail), output)
-        verdict.fail("kernel_rejected", _short(run.detail))
-    elif run.status == "timeout":
-        verdict.record("kernel_replay", False, run.detail, output)
-        verdict.fail("timeout", f"step=kernel_replay: {run.detail}")
-    else:
-        verdict.record("kernel_replay", False, _short(run.detail), output)
-        verdict.fail("verifier_error", _short(run.detail))
+def _keep(report: Path, context: VerifyContext) -> str:
+    """A copy of the report in the work folder, as evidence; the decision was made from the
+    private original."""
+    kept = context.work_dir / "judge.json"
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(report, kept)
+    return context.repo.rel(kept)
 
 
 def _short(text: str) -> str:

@@ -207,8 +207,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "export",
         "word",
-        "makes aliases that travel into every importer, the verifier's check file included "
-        "(as an attribute, renames compiled code); a submission needs neither",
+        "makes aliases that travel into every module importing this one (as an attribute, "
+        "renames compiled code); a submission needs neither",
     ),
     Rule("macro", "word", f"defines a macro: {_META}"),
     Rule("macro_rules", "word", f"defines a macro: {_META}"),

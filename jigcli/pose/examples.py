@@ -36,7 +36,8 @@ _NAME_REST = _NAME_FIRST | frozenset("0123456789_")
 # belong to certificates or to the machine (toolchain_missing, verifier_error).
 LEAN_RED_REASONS = (
     *("forbidden_syntax", "build_failed", "restatement", "shadowed_statement", "provenance"),
-    *("sorry", "native_decide", "disallowed_axiom", "audit_failed", "kernel_rejected", "timeout"),
+    *("unchecked_code", "sorry", "native_decide", "disallowed_axiom", "audit_failed"),
+    *("kernel_rejected", "timeout"),
 )
 
 

@@ -1,12 +1,12 @@
 """Verify the cases the cache cannot answer, in parallel, each in a work dir of its own.
 
 How many at once (`plan_jobs`): `--jobs N`, by default the CPUs this process may use; Lean
-verifications are further held to one per 8 GiB of RAM (a Mathlib-importing `lean` and its
-`lake build` and `leanchecker` need several GiB together, and swapping turns a 10-minute
-verification into a timeout), and never fewer than one. Certificate checks only need a CPU.
+verifications are further held to one per 8 GiB of RAM (a `lake build` and the judge, which
+imports Mathlib, need several GiB together, and swapping turns a 10-minute verification into a
+timeout), and never fewer than one. Certificate checks only need a CPU.
 
 Jobs run on threads: a verification spends its time waiting on child processes (`lake`,
-`lean`, a sandboxed checker), which releases the GIL, and threads share the cache and the
+the judge, a sandboxed checker), which releases the GIL, and threads share the cache and the
 repo digests without pickling. Measured on 300 sandboxed certificate checks (2 cores, a busy
 machine): `--jobs 2` took 0.47–0.63× `--jobs 1` on threads and 0.56–0.80× on a process
 pool, so processes buy nothing here but start-up and pickling.

@@ -34,7 +34,7 @@ def test_green_exits_zero_and_says_why(standin, repo):
     done = jig(repo, "verify", ALICE)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("● Green · proves the canonical statement\n")
-    assert "check_file: .jig/work/" in done.stdout
+    assert "judge_output: .jig/work/Submissions__S001__AliceDirect/judge.json" in done.stdout
 
 
 def test_red_exits_one_and_says_what_next(standin, repo):

@@ -1,15 +1,19 @@
-"""Every `Submissions/S001/*.json` through the real Lean toolchain, checked against its
-`expect` / `expect_reason`. Runs only where `lake` and the Mathlib cache are present (the
-shipped GitHub workflow fetches both); skipped with the reason otherwise."""
+"""Every `Submissions/S001/*.json` through the real Lean toolchain and the real judge
+(`Verify/Judge.lean`, built by the pipeline's trusted build), checked against its `expect` /
+`expect_reason`; and the judge's report read directly. Runs only where `lake` and the Mathlib
+cache are present (the shipped GitHub workflow fetches both); skipped with the reason
+otherwise."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from jigcli.lean import backend
+from jigcli.lean.judge import JudgeRequest, read_report
 from jigcli.repo import Repo
 from jigcli.verify import VerifyOptions, verify
 
@@ -52,5 +56,35 @@ def test_the_two_green_proofs_hash_differently(real_lean, tmp_path):
         manifest = ROOT / "Submissions" / "S001" / f"{name}.json"
         verdict = verify(manifest, REPO, VerifyOptions(timeout=1200, work_dir=tmp_path / name))
         assert verdict.green, verdict.detail
+        assert verdict.evidence["judge_output"]
         hashes.append(verdict.elaborated_term_hash)
     assert hashes[0] != hashes[1]
+
+
+def _judged(request: JudgeRequest, tmp_path: Path) -> dict[str, Any]:
+    """The real judge run by hand on an already-built module (the tests above build it)."""
+    toolchain = backend.detect(REPO)
+    targets = [backend.JUDGE_EXE, request.statement_module, "Commons"]
+    assert backend.build(toolchain, REPO, targets, timeout=1200).ok
+    assert backend.build_submission(toolchain, REPO, request.module, timeout=1200).ok
+    out = tmp_path / "report.json"
+    result = backend.judge(toolchain, REPO, request.args(out), timeout=1200)
+    assert result.ok and result.stdout.strip() == "", result.output
+    return read_report(out, request)
+
+
+def test_the_real_judge_replays_alice_and_finds_only_trusted_axioms(real_lean, tmp_path):
+    module = "Submissions.S001.AliceDirect"
+    report = _judged(JudgeRequest("S001", module, f"{module}.proof"), tmp_path)
+    assert report["failure"] is None
+    assert report["replay"]["verdict"] == "accepted"
+    assert report["bridge"]["verdict"] == "accepted"
+    assert set(report["axioms"]) <= {"propext", "Classical.choice", "Quot.sound"}
+    assert report["imports"]["refused"] == []
+
+
+def test_the_real_judge_refuses_the_weakened_statement_in_the_kernel(real_lean, tmp_path):
+    module = "Submissions.S001.MalloryWeakened"
+    report = _judged(JudgeRequest("S001", module, f"{module}.proof"), tmp_path)
+    assert report["bridge"]["verdict"] == "rejected"
+    assert report["types"]["submitted"]

@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 from jigcli.lean import backend
@@ -16,7 +18,6 @@ def repo(tmp_path):
 def test_detect_reads_the_version_of_the_stand_in(standin, repo):
     toolchain = backend.detect(repo)
     assert toolchain.lean_version == "4.33.0"
-    assert toolchain.leanchecker is not None
 
 
 def test_detect_refuses_a_different_version_naming_both(standin, repo):
@@ -66,31 +67,36 @@ def test_elaborate_reports_a_crash(standin, repo, tmp_path):
     assert run.crashed and "Stack overflow" in run.result.stderr
 
 
-def test_replay_passes_and_rejects(standin, repo):
+def test_the_submission_is_built_alone_and_warnings_fail_it(standin, repo):
     toolchain = backend.detect(repo)
-    assert backend.replay(toolchain, repo, "M", timeout=30).status == "passed"
-    standin.scenario({"replay": "rejected"})
-    rejected = backend.replay(toolchain, repo, "M", timeout=30)
-    assert rejected.status == "rejected" and "found a problem in M" in rejected.detail
+    assert backend.build_submission(toolchain, repo, "Submissions.S.M", timeout=30).ok
+    standin.scenario({"sorry_warning": True})
+    run = backend.build_submission(toolchain, repo, "Submissions.S.M", timeout=30)
+    assert not run.ok
+    assert run.diagnostics[0].severity == "warning"
+    assert "declaration uses 'sorry'" in run.diagnostics[0].message
+    builds = [c["argv"] for c in standin.calls() if c["tool"] == "lake" and c["argv"][0] == "build"]
+    assert builds == [["build", "--wfail", "Submissions.S.M"]] * 2
 
 
-def test_replay_rejection_is_found_after_lines_lake_printed_first(standin, repo):
-    warning = "warning: mathlib: repository '.lake/packages/mathlib' has local changes"
-    standin.scenario({"replay": "rejected", "lake_warning": warning})
-    rejected = backend.replay(backend.detect(repo), repo, "M", timeout=30)
-    assert rejected.status == "rejected"
-    assert rejected.detail.startswith("leanchecker found a problem in M")
-
-
-def test_replay_without_leanchecker_is_unavailable_never_passed(standin, repo, tmp_path):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    for name in ("lake", "lean"):
-        (bin_dir / name).symlink_to(standin_bin() / name)
-    standin.monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+def test_the_judge_runs_under_lake_env_from_where_the_trusted_build_put_it(standin, repo, tmp_path):
     toolchain = backend.detect(repo)
-    assert toolchain.leanchecker is None
-    assert backend.replay(toolchain, repo, "M", timeout=30).status == "unavailable"
+    assert backend.build(toolchain, repo, ["jig_judge"], timeout=30).ok
+    assert backend.judge_exe(repo).is_file()
+    (repo.root / "Submissions/S").mkdir(parents=True)
+    (repo.root / "Submissions/S/M.lean").write_text("import Mathlib.Logic.Basic\n")
+    out = tmp_path / "report.json"
+    args = ["--statement", "S", "--module", "Submissions.S.M", "--decl", "Submissions.S.M.p"]
+    result = backend.judge(toolchain, repo, [*args, "--out", str(out)], timeout=30)
+    assert result.ok and result.stdout == ""
+    assert json.loads(out.read_text())["imports"]["modules"] == ["Mathlib.Logic.Basic"]
+    lake = [c["argv"] for c in standin.calls() if c["tool"] == "lake" and c["argv"][0] == "env"]
+    assert lake == [["env", str(backend.judge_exe(repo)), *args, "--out", str(out)]]
+
+
+def test_without_a_trusted_build_there_is_no_judge_to_run(standin, repo, tmp_path):
+    result = backend.judge(backend.detect(repo), repo, ["--out", str(tmp_path / "r")], timeout=30)
+    assert not result.ok
 
 
 def test_a_run_past_its_deadline_is_killed_with_its_group(standin, repo, tmp_path, pid_alive):
@@ -107,12 +113,6 @@ def test_describe_reports_programs_pins_and_cache(standin, repo):
     assert report["pins"]["lean_version"] == "4.33.0"
     assert report["mathlib_cache"]["present"] is False
     assert report["ready"] is False and "cache" in report["problem"]
-
-
-def standin_bin():
-    from pathlib import Path
-
-    return Path(__file__).resolve().parent.parent / "standin" / "bin"
 
 
 def gone(pid: int, pid_alive) -> bool:

@@ -1,12 +1,9 @@
 from pathlib import Path
 
 from jigcli.lean.messages import (
-    budget_exhausted,
     build_diagnostics,
-    import_conflict,
     lake_version,
     lean_version,
-    markers,
     parse_json_messages,
     parse_print_axioms,
 )
@@ -63,51 +60,6 @@ def test_print_axioms_wrapped_over_lines_in_any_order():
         "propext",
     ]
     assert "\n" not in report.text
-
-
-def test_markers_are_read_from_information_messages_only():
-    lines = [
-        '{"severity":"information","pos":{"line":3,"column":0},"fileName":"C.lean",'
-        '"data":"JIG:provenance:{\\"decl\\":\\"A.b\\",\\"ok\\":true}","caption":""}',
-        '{"severity":"error","pos":{"line":4,"column":0},"fileName":"C.lean",'
-        '"data":"JIG:provenance:{\\"decl\\":\\"forged\\",\\"ok\\":true}","caption":""}',
-    ]
-    found = markers(parse_json_messages("\n".join(lines)))
-    assert [(m.check, m.payload["decl"]) for m in found] == [("provenance", "A.b")]
-
-
-def test_budget_exhaustion_is_recognised_in_any_wording_era():
-    assert budget_exhausted(
-        "(deterministic) timeout at `whnf`, maximum number of heartbeats (2000000) has been reached"
-    )
-    assert budget_exhausted(
-        "(deterministic) timeout at `isDefEq`, maximum number of heartbeats (2000000) has been "
-        "reached\n\nNote: Use `set_option maxHeartbeats <num>` to set the limit.\n\nHint: "
-        "Additional diagnostic information may be available using the "
-        "`set_option diagnostics true` command."
-    )
-    assert budget_exhausted(
-        "Tactic `simp` failed with a nested error:\nmaximum recursion depth has been reached"
-    )
-    assert budget_exhausted("(kernel) deterministic timeout")
-    assert budget_exhausted("(kernel) deep recursion detected")
-    assert not budget_exhausted("Type mismatch")
-    assert not budget_exhausted("(kernel) declaration type mismatch, 'A.proof' has type")
-
-
-def test_import_conflict_names_module_constant_and_origin():
-    # The check file imports Statements.S001 first, so the later module is the one refused
-    # (src/Lean/Environment.lean `finalizeImport` → `throwAlreadyImported`).
-    conflict = import_conflict(
-        "import Submissions.S001.MalloryShadow failed, environment already contains "
-        "'Statements.S001.statement' from Statements.S001"
-    )
-    assert conflict is not None
-    assert (conflict.module, conflict.constant, conflict.origin) == (
-        "Submissions.S001.MalloryShadow",
-        "Statements.S001.statement",
-        "Statements.S001",
-    )
 
 
 def test_build_log_diagnostics_carry_their_place():

@@ -41,7 +41,7 @@ def both(repo_root, kit):
         "Statements/S009.lean",
         "Statements/S002.lean",
         "Commons/Basic.lean",
-        "Verify/Guard.lean",
+        "Verify/Judge.lean",
         "lean-toolchain",
         "lake-manifest.json",
         "lakefile.toml",
@@ -63,7 +63,7 @@ def both(repo_root, kit):
         "Statements/S009.lean",  # the statement it refutes
         "Commons/Basic.lean",
         "Commons/New.lean",  # a file added to Commons
-        "Verify/Guard.lean",
+        "Verify/Judge.lean",
         "lean-toolchain",
         "lake-manifest.json",
         "lakefile.toml",

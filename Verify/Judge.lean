@@ -1,0 +1,705 @@
+import Lean
+
+/-!
+# Verify.Judge — the trusted judge
+
+`jig verify` runs this executable (`lean_exe jig_judge` in `lakefile.toml`) once per Lean
+submission, after the submission's module was built:
+
+```
+jig_judge --statement ID --module M --decl D [--refutes ID'] --out FILE
+```
+
+It never elaborates a line of anything: no syntax, no commands, no environment extension of
+the submission is ever live in this process. It
+
+1. reads the submission's compiled module (`M.olean`, and its `.olean.server` /
+   `.olean.private` parts when the module system wrote them), the way `leanchecker` does;
+2. refuses any import outside `allowedRoots`, whatever jig's Python policy said;
+3. imports only trusted modules: `Statements.ID` (and `Statements.ID'`) plus the submission's
+   own (allowed) imports — never the submission module itself;
+4. decides provenance (`D` is one of `M`'s constants; no constant of `M` is already in the
+   trusted environment, except a theorem identical to one there, which Lean's own import
+   tolerates), refuses `unsafe`, `partial`, `implemented_by` and `extern` code, lists the
+   axioms `M` declares;
+5. replays every constant of `M` through the kernel into the trusted environment (the check
+   `leanchecker M` makes, from the same imports plus the statement), and decides the rest on
+   that replayed environment: the bridge `theorem _ : Statements.ID.statement := D` checked by
+   the kernel at `D`'s universe parameters, the transitive axiom set of `D`, the normalized
+   term serializations of `D` and of the statement, and, with `--refutes`, the link
+   `Statements.ID.statement ↔ ¬ Statements.ID'.statement` by `Iff.rfl`, checked by the kernel;
+6. writes exactly one JSON document (`jig.judge.v1`, schema in `jigcli/schemas/
+   judge.schema.json`) to `FILE`, atomically (a `.tmp` sibling, then a rename), and prints
+   nothing on stdout. jig decides from that file alone.
+
+The judge reports facts; which verdict reason each fact stands for is decided by jig
+(`jigcli/lean/judge.py`). A stage that could not decide (an `.olean` that cannot be read, an
+import that fails) ends the judgement with `failure` set and the later facts `null`.
+
+The kernel budget is lifted (`maxHeartbeats 0`, a generous `maxRecDepth`): the wall budget jig
+enforces from outside is the real bound. A kernel exception that only says a budget ran out
+(`deterministicTimeout`, `excessiveMemory`, `deepRecursion`, `interrupted`) is reported as
+`budget`, never as a rejection.
+
+## Lean APIs used, and where they were read
+
+This file could not be compiled where it was written (no Lean toolchain can be installed
+there); `tests/integration/test_real_lean.py` builds and runs it wherever `lake` and the Mathlib
+cache exist. Every name below was read in stored copies of `leanprover/lean4` (revisions from
+late 2024 to after v4.35.0-rc3; v4.33.0 itself is not stored), and the ones whose shape changed
+over that span are used only in the form every read revision shares:
+
+* `Lean.findOLean`, `Lean.initSearchPath` (reads `LEAN_PATH`), `Lean.findSysroot` (reads
+  `LEAN_SYSROOT`) — `src/Lean/Util/Path.lean`; used the same way by `src/LeanChecker.lean`'s
+  `replayFromImports` and `checkOlean`;
+* `Lean.readModuleDataParts`, `Lean.OLeanLevel.adjustFileName`, `OLeanLevel.server`,
+  `OLeanLevel.private`, `Lean.ModuleData` (`imports`, `constants`, `entries`),
+  `Lean.importModules` (first three arguments positional; `level` defaults to `.private`, "all
+  data is loaded as if no `module` annotations were present"), `Lean.Environment.toKernelEnv`,
+  `Lean.Environment.find?`, `Lean.Environment.getModuleIdxFor?`,
+  `Lean.Environment.allImportedModuleNames`, `Lean.ModuleIdx.toNat`,
+  `Lean.Kernel.Environment.find?`, `Lean.Kernel.Exception` and its constructors
+  `deterministicTimeout`, `excessiveMemory`, `deepRecursion`, `interrupted`,
+  `Lean.PersistentEnvExtension.name` — `src/Lean/Environment.lean`;
+* `Lean.Import` (`module`; the other fields have defaults) — `src/Lean/Setup.lean`;
+* `Lean.Kernel.Environment.addDecl (env) (opts) (decl) : Except Kernel.Exception
+  Kernel.Environment` — `src/Lean/AddDecl.lean` (it calls `addDeclCore` with
+  `Core.getMaxHeartbeats opts` and, from v4.33.1 on, `maxRecDepth.get opts`; it type checks
+  unless `debug.skipKernelTC` is set in `opts`, which the judge never sets);
+* `Lean.Kernel.Exception.toMessageData`, `Lean.MessageData.toString` — `src/Lean/Message.lean`,
+  used the same way by `src/Lean/Replay.lean`'s `throwKernelException`;
+* the replay below follows the structure of `src/Lean/Replay.lean` (and
+  `src/LeanChecker/Replay.lean`): dependencies first through `ConstantInfo.getUsedConstantsAsSet`
+  (`src/Lean/Util/FoldConsts.lean`), an inductive block sent as one `Declaration.inductDecl`,
+  its constructors and recursors compared afterwards with the ones the kernel generated;
+* `Lean.ConstantInfo` (`defnInfo`, `thmInfo`, `axiomInfo`, `opaqueInfo`, `quotInfo`,
+  `inductInfo`, `ctorInfo`, `recInfo`, `name`, `type`, `levelParams`, `isUnsafe`, `isPartial`),
+  `Lean.DefinitionVal.value`, `Lean.TheoremVal` (`name`, `levelParams`, `type`, `value`, `all`),
+  `Lean.OpaqueVal.value`, `Lean.InductiveVal` (`all`, `ctors`, `numParams`),
+  `Lean.InductiveType`, `Lean.Constructor`, `Lean.Declaration` (`defnDecl`, `thmDecl`,
+  `axiomDecl`, `opaqueDecl`, `inductDecl`), `BEq` on `ConstructorVal` and `RecursorVal` —
+  `src/Lean/Declaration.lean`;
+* `Lean.Expr.getUsedConstants` — `src/Lean/Util/FoldConsts.lean`; the axiom walk mirrors
+  `src/Lean/Util/CollectAxioms.lean` (`collect`), over a `Kernel.Environment`;
+* `Lean.Compiler.implementedByAttr` — `src/Lean/Compiler/ImplementedByAttr.lean`;
+  `Lean.externAttr` — `src/Lean/Compiler/ExternAttr.lean`; `Lean.ParametricAttribute.ext` —
+  `src/Lean/Attributes.lean` (their entries in a module's `ModuleData.entries` are listed under
+  the extension's `name`);
+* `Lean.Option.set`, `Options` — `src/Lean/Data/Options.lean`; `Lean.maxHeartbeats` —
+  `src/Lean/CoreM.lean`; `Lean.maxRecDepth` — `src/Lean/Util/RecDepth.lean`;
+* `Lean.Core.Context` (`fileName`, `fileMap`; the rest defaulted), `Lean.Core.State` (`env`),
+  `Lean.Core.CoreM.toIO` — `src/Lean/CoreM.lean`; `Lean.Meta.MetaM.run'`,
+  `Lean.Meta.ppExpr` — `src/Lean/Meta/Basic.lean`;
+* `Expr` and `Level` constructors, `mkConst`, `mkApp`, `mkApp2`,
+  `Expr.instantiateLevelParams`, `Iff`, `Iff.rfl`, `Not` — `src/Lean/Expr.lean`,
+  `src/Lean/Level.lean`, `src/Lean/Util/InstantiateLevelParams.lean`, `src/Init/Core.lean`;
+* `Json.mkObj`, `Json.str`, `Json.bool`, `Json.arr`, `Json.null`, `Json.compress`, `toJson` on
+  `Nat` — `src/Lean/Data/Json/Basic.lean`, `src/Lean/Data/Json/Printer.lean`;
+* `Name.mkStr`, `Name.getRoot`, `Name.isPrefixOf`, `Name.toString`, `String.toName`,
+  `Array.back?`, `Array.filterMap`, `Array.any`, `List.contains`, `tryCatch` —
+  `src/Init/Prelude.lean`, `src/Init/Meta.lean`, `src/Lean/Data/Name.lean`,
+  `src/Init/Data/Array/Basic.lean` (the everyday core API, used as `src/Lean/Util/Path.lean`
+  and `src/LeanChecker.lean` use it);
+* `IO.FS.writeFile`, `IO.FS.rename` (POSIX `rename`), `System.FilePath.addExtension`,
+  `System.FilePath.pathExists`, `IO.eprintln` — `src/Init/System/IO.lean`,
+  `src/Init/System/FilePath.lean`; `Std.HashMap` (`insert`, `contains`, `toList`, `[·]?`),
+  `Lean.NameSet` — `src/Std/Data/HashMap/Basic.lean`, `src/Lean/Data/NameMap.lean`.
+-/
+
+open Lean
+
+namespace Jig.Judge
+
+/-- The import roots a submission may use (PRODUCT.md §3). Checked here again, independently
+of jig's static policy: the judge must be right even when the policy misses. -/
+def allowedRoots : List Name :=
+  [`Mathlib, `Batteries, `Std, `Init, `Aesop, `Plausible, `Commons]
+
+/-- Names the judge adds to the kernel environment for its own checks. A module declaring
+anything under this root is refused (provenance), so the names are always fresh. -/
+def reservedRoot : Name := `_jig_judge
+
+def bridgeName : Name := reservedRoot ++ `bridge
+def refutationName : Name := reservedRoot ++ `refutation
+
+/-! ## Arguments -/
+
+structure Args where
+  statementId : String
+  module : String
+  decl : String
+  refutes : Option String
+  out : System.FilePath
+
+structure RawArgs where
+  statementId : Option String := none
+  module : Option String := none
+  decl : Option String := none
+  refutes : Option String := none
+  out : Option String := none
+
+def readFlags : List String → RawArgs → Except String RawArgs
+  | [], acc => .ok acc
+  | "--statement" :: v :: rest, acc => readFlags rest { acc with statementId := some v }
+  | "--module" :: v :: rest, acc => readFlags rest { acc with module := some v }
+  | "--decl" :: v :: rest, acc => readFlags rest { acc with decl := some v }
+  | "--refutes" :: v :: rest, acc => readFlags rest { acc with refutes := some v }
+  | "--out" :: v :: rest, acc => readFlags rest { acc with out := some v }
+  | arg :: _, _ => .error s!"unexpected argument {arg}"
+
+def parseArgs (argv : List String) : Except String Args := do
+  let raw ← readFlags argv {}
+  let some statementId := raw.statementId | throw "--statement ID is required"
+  let some module := raw.module | throw "--module M is required"
+  let some decl := raw.decl | throw "--decl D is required"
+  let some out := raw.out | throw "--out FILE is required"
+  return { statementId, module, decl, refutes := raw.refutes, out := System.FilePath.mk out }
+
+def statementModule (id : String) : Name := Name.mkStr `Statements id
+def statementConst (id : String) : Name := Name.mkStr (statementModule id) "statement"
+
+/-! ## The report -/
+
+/-- The facts, one field per check; `null` for a check that did not run. -/
+structure Report where
+  imports : Json := .null
+  provenance : Json := .null
+  unchecked : Json := .null
+  moduleAxioms : Json := .null
+  replay : Json := .null
+  bridge : Json := .null
+  axioms : Json := .null
+  term : Json := .null
+  statementTerm : Json := .null
+  refutation : Json := .null
+  types : Json := .null
+
+def namesJson (names : Array Name) : Json :=
+  Json.arr (names.map fun n => Json.str n.toString)
+
+def optString (s? : Option String) : Json :=
+  match s? with
+  | some s => Json.str s
+  | none => Json.null
+
+def render (args : Args) (report : Report) (failure : Option String) : String :=
+  (Json.mkObj [
+    ("schema", Json.str "jig.judge.v1"),
+    ("statement_id", Json.str args.statementId),
+    ("module", Json.str args.module),
+    ("decl", Json.str args.decl),
+    ("refutes", optString args.refutes),
+    ("failure", optString failure),
+    ("imports", report.imports),
+    ("provenance", report.provenance),
+    ("unchecked", report.unchecked),
+    ("module_axioms", report.moduleAxioms),
+    ("replay", report.replay),
+    ("bridge", report.bridge),
+    ("axioms", report.axioms),
+    ("term", report.term),
+    ("statement_term", report.statementTerm),
+    ("refutation", report.refutation),
+    ("types", report.types)]).compress
+
+/-- Write `text` to `path` so that a reader sees either nothing or the whole document. -/
+def writeAtomically (path : System.FilePath) (text : String) : IO Unit := do
+  let tmp := path.addExtension "tmp"
+  IO.FS.writeFile tmp text
+  IO.FS.rename tmp path
+
+def attempt {α : Type} (act : IO α) : IO (Except String α) := do
+  try
+    let a ← act
+    return .ok a
+  catch e =>
+    return .error (toString e)
+
+def errorOf {α : Type} : Except String α → String
+  | .error e => e
+  | .ok _ => ""
+
+/-! ## Reading the submission's compiled module -/
+
+/-- The module's data parts, as `leanchecker`'s `replayFromImports` loads them: the `.olean`,
+then `.olean.server` and `.olean.private` when the module system wrote them (they must be read
+together). The last part holds every constant of the module. -/
+def readModuleParts (module : Name) : IO (Array (ModuleData × CompactedRegion)) := do
+  let base ← findOLean module
+  unless (← base.pathExists) do
+    throw <| IO.userError s!"{base} does not exist: the module was not built"
+  let mut files := #[base]
+  let server := OLeanLevel.adjustFileName base OLeanLevel.server
+  if (← server.pathExists) then
+    files := files.push server
+    let priv := OLeanLevel.adjustFileName base OLeanLevel.private
+    if (← priv.pathExists) then
+      files := files.push priv
+  readModuleDataParts files
+
+/-- The module that declared `c` in an imported environment, if any. -/
+def declaringModule? (env : Environment) (c : Name) : Option Name := do
+  let idx ← env.getModuleIdxFor? c
+  env.allImportedModuleNames[idx.toNat]?
+
+/-! ## Kernel checks -/
+
+/-- The kernel's options: no heartbeat limit, a deep recursion budget. The wall budget jig
+enforces is the bound; a proof the build's kernel accepted under any `set_option` must not be
+refused here for a smaller budget. -/
+def kernelOptions : Options :=
+  let opts : Options := {}
+  let opts := Lean.Option.set opts maxHeartbeats 0
+  Lean.Option.set opts maxRecDepth 100000
+
+/-- A kernel exception that only says a budget ran out decides nothing. -/
+def isBudget : Kernel.Exception → Bool
+  | .deterministicTimeout => true
+  | .excessiveMemory => true
+  | .deepRecursion => true
+  | .interrupted => true
+  | _ => false
+
+def verdictJson (verdict detail : String) : Json :=
+  Json.mkObj [("verdict", Json.str verdict), ("detail", Json.str detail)]
+
+def accepted : Json := verdictJson "accepted" ""
+
+/-- The JSON of a refused kernel check. -/
+def refusedJson (ex : Kernel.Exception) (context : String) : IO Json := do
+  let said ← (ex.toMessageData {}).toString
+  let verdict := if isBudget ex then "budget" else "rejected"
+  return verdictJson verdict s!"{context}{said}"
+
+def kernelTheorem (env : Kernel.Environment) (name : Name) (levelParams : List Name)
+    (type value : Expr) : Except Kernel.Exception Kernel.Environment :=
+  let thm : TheoremVal :=
+    { name := name, levelParams := levelParams, type := type, value := value, all := [name] }
+  Kernel.Environment.addDecl env kernelOptions (Declaration.thmDecl thm)
+
+/-! ## Replay -/
+
+structure ReplayState where
+  env : Kernel.Environment
+  remaining : NameSet
+  pending : NameSet := {}
+  ctors : Array Name := #[]
+  recs : Array Name := #[]
+
+/-- Why the replay stopped: the kernel's own exception, or a block that is not what the kernel
+would have generated. -/
+structure ReplayError where
+  decl : Name
+  kernel? : Option Kernel.Exception := none
+  detail : String := ""
+  deriving Inhabited
+
+abbrev ReplayM := ReaderT (Std.HashMap Name ConstantInfo) (StateT ReplayState (Except ReplayError))
+
+/-- For the `partial` definitions below (a `partial def` needs an inhabited type). -/
+instance : Inhabited (ReplayM Unit) := ⟨fun _ _ => .error default⟩
+
+def kernelAdd (name : Name) (d : Declaration) : ReplayM Unit := do
+  match Kernel.Environment.addDecl (← get).env kernelOptions d with
+  | .ok env => modify fun s => { s with env := env }
+  | .error ex => throw ({ decl := name, kernel? := some ex } : ReplayError)
+
+def malformed (name : Name) (detail : String) : ReplayM Unit :=
+  throw ({ decl := name, detail := detail } : ReplayError)
+
+mutual
+
+/-- Add `name` (a constant of the module) after everything of the module it uses. -/
+partial def replayConstant (name : Name) : ReplayM Unit := do
+  unless (← get).remaining.contains name do return
+  modify fun s => { s with remaining := s.remaining.erase name, pending := s.pending.insert name }
+  let some ci := (← read)[name]? | return
+  replayConstants ci.getUsedConstantsAsSet
+  -- A mutual inductive block may have been added while replaying the dependencies.
+  unless (← get).pending.contains name do return
+  match ci with
+  | .defnInfo v => kernelAdd name (Declaration.defnDecl v)
+  | .thmInfo v => kernelAdd name (Declaration.thmDecl v)
+  | .axiomInfo v => kernelAdd name (Declaration.axiomDecl v)
+  | .opaqueInfo v => kernelAdd name (Declaration.opaqueDecl v)
+  | .inductInfo v => replayInductive v
+  | .ctorInfo v => modify fun s => { s with ctors := s.ctors.push v.name }
+  | .recInfo v => modify fun s => { s with recs := s.recs.push v.name }
+  | .quotInfo _ => malformed name "a module cannot declare the quotient primitives"
+  modify fun s => { s with pending := s.pending.erase name }
+
+partial def replayConstants (names : NameSet) : ReplayM Unit := do
+  for n in names do
+    replayConstant n
+
+/-- Send an inductive block to the kernel as one declaration, built from the module's own
+types and constructors; the kernel generates the constructors and recursors again. -/
+partial def replayInductive (v : InductiveVal) : ReplayM Unit := do
+  let consts ← read
+  let mut types : Array InductiveType := #[]
+  let mut ctorInfos : Array ConstantInfo := #[]
+  for typeName in v.all do
+    let some (.inductInfo t) := consts[typeName]?
+      | malformed v.name s!"its block names {typeName}, not an inductive type of the module"
+    modify fun s =>
+      { s with remaining := s.remaining.erase typeName, pending := s.pending.erase typeName }
+    let mut ctors : Array Constructor := #[]
+    for ctorName in t.ctors do
+      let some ctor := consts[ctorName]?
+        | malformed v.name s!"its constructor {ctorName} is not a constant of the module"
+      ctorInfos := ctorInfos.push ctor
+      ctors := ctors.push { name := ctor.name, type := ctor.type }
+    types := types.push { name := t.name, type := t.type, ctors := ctors.toList }
+  for ctor in ctorInfos do
+    replayConstants ctor.getUsedConstantsAsSet
+  kernelAdd v.name (Declaration.inductDecl v.levelParams v.numParams types.toList false)
+
+end
+
+/-- The constructors and recursors of the module must be exactly the ones the kernel
+generated for the replayed inductive types. -/
+def checkGenerated : ReplayM Unit := do
+  let consts ← read
+  let s ← get
+  for n in s.ctors do
+    match s.env.find? n, consts[n]? with
+    | some (.ctorInfo generated), some (.ctorInfo stored) =>
+      unless generated == stored do malformed n "differs from the constructor the kernel generated"
+    | _, _ => malformed n "is not a constructor the kernel generated"
+  for n in s.recs do
+    match s.env.find? n, consts[n]? with
+    | some (.recInfo generated), some (.recInfo stored) =>
+      unless generated == stored do malformed n "differs from the recursor the kernel generated"
+    | _, _ => malformed n "is not a recursor the kernel generated"
+
+def replay (env : Kernel.Environment) (consts : Std.HashMap Name ConstantInfo) :
+    Except ReplayError Kernel.Environment := do
+  let mut remaining : NameSet := {}
+  for (n, _) in consts.toList do
+    remaining := remaining.insert n
+  let go : ReplayM Unit := do
+    for (n, _) in consts.toList do
+      replayConstant n
+    checkGenerated
+  let ((), s) ← StateT.run (ReaderT.run go consts)
+    ({ env := env, remaining := remaining } : ReplayState)
+  return s.env
+
+def replayFailureJson (e : ReplayError) : IO Json := do
+  match e.kernel? with
+  | some ex => refusedJson ex s!"while replaying '{e.decl}': "
+  | none => return verdictJson "rejected" s!"'{e.decl}' {e.detail}"
+
+/-! ## The axiom audit over the replayed environment -/
+
+structure AxiomState where
+  visited : NameSet := {}
+  axioms : Array Name := #[]
+  missing : Array Name := #[]
+  deriving Inhabited
+
+instance : Inhabited (StateM AxiomState Unit) := ⟨fun s => ((), s)⟩
+
+/-- Every axiom `c` depends on, walking types and values as `CollectAxioms.collect` does. -/
+partial def gatherAxioms (env : Kernel.Environment) (c : Name) : StateM AxiomState Unit := do
+  if (← get).visited.contains c then return
+  modify fun s => { s with visited := s.visited.insert c }
+  let visit (e : Expr) : StateM AxiomState Unit := e.getUsedConstants.forM (gatherAxioms env)
+  match env.find? c with
+  | some (.axiomInfo _) => modify fun s => { s with axioms := s.axioms.push c }
+  | some (.defnInfo v) => do visit v.type; visit v.value
+  | some (.thmInfo v) => do visit v.type; visit v.value
+  | some (.opaqueInfo v) => do visit v.type; visit v.value
+  | some (.quotInfo _) => pure ()
+  | some (.ctorInfo v) => visit v.type
+  | some (.recInfo v) => visit v.type
+  | some (.inductInfo v) => do visit v.type; v.ctors.forM (gatherAxioms env)
+  | none => modify fun s => { s with missing := s.missing.push c }
+
+/-! ## Normalized term serialization
+
+Ported from the `#jig_term` command this repo used before the judge, unchanged in output, so
+`elaborated_term_hash` keeps its meaning (`jig-normalized-v1`): binder names, binder info and
+`mdata` dropped, universe parameters renamed to their position, the owning module's constants
+inlined (renaming a helper lemma must not buy a fresh hash), every other constant opaque. The
+output is bounded by `fuel`; `truncated` says when it ran out.
+-/
+
+structure Out where
+  buf : String := ""
+  fuel : Nat := 5000000
+  truncated : Bool := false
+  deriving Inhabited
+
+abbrev SerM := StateM Out
+
+instance : Inhabited (SerM Unit) := ⟨fun o => ((), o)⟩
+
+def emit (s : String) : SerM Unit :=
+  modify fun o => { o with buf := o.buf ++ s }
+
+def positionIn (names : List Name) (n : Name) : Option Nat :=
+  go names 0
+where
+  go : List Name → Nat → Option Nat
+    | [], _ => none
+    | m :: ms, i => if m == n then some i else go ms (i + 1)
+
+partial def levelText (params : List Name) : Level → String
+  | .zero => "0"
+  | .succ l => "s" ++ levelText params l
+  | .max a b => "m(" ++ levelText params a ++ "," ++ levelText params b ++ ")"
+  | .imax a b => "i(" ++ levelText params a ++ "," ++ levelText params b ++ ")"
+  | .mvar _ => "?m"
+  | .param n => if let some i := positionIn params n then "u" ++ toString i else "?" ++ n.toString
+
+def constText (params : List Name) (c : Name) (us : List Level) : String :=
+  "C" ++ c.toString ++ "{" ++ ",".intercalate (us.map (levelText params)) ++ "} "
+
+/-- The value of a definition, theorem or opaque constant. -/
+def valueOf? : ConstantInfo → Option Expr
+  | .defnInfo v => some v.value
+  | .thmInfo v => some v.value
+  | .opaqueInfo v => some v.value
+  | _ => none
+
+/-- Serialize `e`. `own c` is `c`'s info when `c` belongs to the owning module (it is then
+inlined); `active` holds the constants being inlined, so recursion is not unfolded forever. -/
+partial def ser (own : Name → Option ConstantInfo) (params : List Name) (active : List Name)
+    (e : Expr) : SerM Unit := do
+  let o ← get
+  if o.fuel == 0 then
+    set { o with truncated := true }
+    return
+  set { o with fuel := o.fuel - 1 }
+  let go := ser own params active
+  match e with
+  | .bvar i => emit s!"#{i} "
+  | .fvar _ => emit "F "
+  | .mvar _ => emit "M "
+  | .sort l => emit s!"S{levelText params l} "
+  | .lit (.natVal n) => emit s!"N{n} "
+  | .lit (.strVal s) => emit s!"T{s.utf8ByteSize}:{s} "
+  | .mdata _ b => go b
+  | .app f a => do emit "("; go f; go a; emit ")"
+  | .lam _ t b _ => do emit "λ"; go t; go b
+  | .forallE _ t b _ => do emit "Π"; go t; go b
+  | .letE _ t v b _ => do emit "L"; go t; go v; go b
+  | .proj s i b => do emit s!"P{s}.{i}("; go b; emit ")"
+  | .const c us =>
+    let inlined : Option (ConstantInfo × Expr) :=
+      if active.contains c then none else (own c).bind fun ci => (valueOf? ci).map (ci, ·)
+    match inlined with
+    | some (ci, v) => do
+      emit "<"
+      ser own params (c :: active) (v.instantiateLevelParams ci.levelParams us)
+      emit ">"
+    | none => emit (constText params c us)
+
+def termJson (own : Name → Option ConstantInfo) (ci : ConstantInfo) : Json :=
+  let body := (valueOf? ci).getD ci.type
+  let out := (Id.run (StateT.run (ser own ci.levelParams [ci.name] body) {})).2
+  Json.mkObj [("text", Json.str out.buf), ("truncated", Json.bool out.truncated)]
+
+/-! ## Pretty printing, in the trusted environment only -/
+
+/-- `e` pretty-printed in `env` (trusted modules only, so no delaborator of the submission can
+run); a note instead when the pretty printer fails. For a reader, never for a decision. -/
+def prettyIn (env : Environment) (e : Expr) : IO String := do
+  let ctx : Core.Context := { fileName := "<jig judge>", fileMap := default }
+  let state : Core.State := { env := env }
+  try
+    let (fmt, _) ← Core.CoreM.toIO (Meta.MetaM.run' (Meta.ppExpr e)) ctx state
+    return toString fmt
+  catch err =>
+    return s!"(not pretty-printed: {err})"
+
+/-! ## The judgement -/
+
+/-- `theorem _ : Statements.ID.statement := D`, at `D`'s universe parameters (the statement's
+taken positionally when it has any), sent to the kernel: whether it holds, and its JSON. -/
+def bridgeCheck (kenv : Kernel.Environment) (stmt decl : ConstantInfo) : IO (Bool × Json) := do
+  let us := decl.levelParams.map Level.param
+  let stmtUs? : Option (List Level) :=
+    if stmt.levelParams.isEmpty then some []
+    else if stmt.levelParams.length == decl.levelParams.length then some us
+    else none
+  let some stmtUs := stmtUs?
+    | return (false, verdictJson "rejected"
+        s!"{decl.name} has {decl.levelParams.length} universe parameters, the statement \
+          {stmt.levelParams.length}")
+  let bridge := kernelTheorem kenv bridgeName decl.levelParams (mkConst stmt.name stmtUs)
+    (mkConst decl.name us)
+  match bridge with
+  | .ok _ => return (true, accepted)
+  | .error ex => return (false, ← refusedJson ex "")
+
+def uncheckedJson (name : Option Name) (why : String) : Json :=
+  Json.mkObj [("name", optString (name.map (·.toString))), ("why", Json.str why)]
+
+/-- Code the kernel does not check: `unsafe` and `partial` constants, and `implemented_by` or
+`extern` attributes anywhere in the module's data (listed by extension name, read from the very
+attribute objects, so a renamed extension cannot slip through a string mismatch). -/
+def uncheckedOf (parts : Array (ModuleData × CompactedRegion)) (constants : Array ConstantInfo) :
+    Array Json := Id.run do
+  let mut found : Array Json := #[]
+  for ci in constants do
+    if ci.isUnsafe then
+      found := found.push (uncheckedJson (some ci.name) "unsafe")
+    else if ci.isPartial then
+      found := found.push (uncheckedJson (some ci.name) "partial")
+  let attributes := [(Compiler.implementedByAttr.ext.name, "implemented_by"),
+    (externAttr.ext.name, "extern")]
+  for (extName, why) in attributes do
+    let used := parts.any fun (part, _) =>
+      part.entries.any fun (name, entries) => name == extName && !entries.isEmpty
+    if used then
+      found := found.push (uncheckedJson none why)
+  return found
+
+def sameTheorem (a b : ConstantInfo) : Bool :=
+  match a, b with
+  | .thmInfo x, .thmInfo y => x.type == y.type && x.levelParams == y.levelParams
+  | _, _ => false
+
+def clashJson (env : Environment) (name : Name) : Json :=
+  Json.mkObj [("name", Json.str name.toString),
+    ("module", optString ((declaringModule? env name).map (·.toString)))]
+
+def judge (args : Args) : IO (Report × Option String) := do
+  let mut report : Report := {}
+  let moduleName := args.module.toName
+  let declName := args.decl.toName
+  let stmtModule := statementModule args.statementId
+  let stmtName := statementConst args.statementId
+  -- 1. the submission's compiled module
+  let loaded ← attempt (readModuleParts moduleName)
+  let .ok parts := loaded | return (report, some s!"load: {errorOf loaded}")
+  let some (first, _) := parts[0]? | return (report, some "load: the module has no data")
+  let some (last, _) := parts.back? | return (report, some "load: the module has no data")
+  -- 2. its imports, against the allowed roots
+  let imported := first.imports.map (·.module)
+  let refused := imported.filter fun m => !allowedRoots.contains m.getRoot
+  report := { report with imports :=
+    Json.mkObj [("modules", namesJson imported), ("refused", namesJson refused)] }
+  unless refused.isEmpty do return (report, none)
+  -- 3. the trusted environment: the statements and the submission's (allowed) imports
+  let statements := match args.refutes with
+    | some refutes => #[stmtModule, statementModule refutes]
+    | none => #[stmtModule]
+  let roots := statements ++ imported
+  let importedEnv ← attempt (importModules (roots.map fun m => ({ module := m } : Import)) {} 0)
+  let .ok env := importedEnv | return (report, some s!"import: {errorOf importedEnv}")
+  let trusted := env.toKernelEnv
+  -- 4. provenance
+  let mut constants : Std.HashMap Name ConstantInfo := {}
+  let mut clashes : Array Json := #[]
+  let mut duplicates : Array Name := #[]
+  for ci in last.constants do
+    if reservedRoot.isPrefixOf ci.name then
+      clashes := clashes.push (clashJson env ci.name)
+    else if let some existing := trusted.find? ci.name then
+      if ci.name != declName && sameTheorem ci existing then
+        duplicates := duplicates.push ci.name
+      else
+        clashes := clashes.push (clashJson env ci.name)
+    else
+      constants := constants.insert ci.name ci
+  let declInModule := last.constants.any (·.name == declName)
+  let stmtFrom := declaringModule? env stmtName
+  report := { report with provenance := Json.mkObj [
+    ("decl_in_module", Json.bool declInModule),
+    ("statement_module", optString (stmtFrom.map (·.toString))),
+    ("clashes", Json.arr clashes),
+    ("duplicates", namesJson duplicates)] }
+  let moduleAxioms := last.constants.filterMap fun ci =>
+    match ci with
+    | .axiomInfo v => some v.name
+    | _ => none
+  report := { report with moduleAxioms := namesJson moduleAxioms }
+  let canonical? := (env.find? stmtName).bind valueOf?
+  let canonicalText ← match canonical? with
+    | some e => some <$> prettyIn env e
+    | none => pure none
+  report := { report with types := Json.mkObj [
+    ("canonical", optString canonicalText), ("submitted", Json.null)] }
+  unless declInModule && clashes.isEmpty && stmtFrom == some stmtModule do
+    return (report, none)
+  -- 5. code the kernel does not check
+  let unchecked := uncheckedOf parts last.constants
+  report := { report with unchecked := Json.arr unchecked }
+  unless unchecked.isEmpty do return (report, none)
+  -- 6. the kernel replay
+  let replayed := replay trusted constants
+  if let .error e := replayed then
+    report := { report with replay := ← replayFailureJson e }
+    return (report, none)
+  let .ok kenv := replayed | return (report, some "replay: no environment")
+  report := { report with replay := Json.mkObj [
+    ("verdict", Json.str "accepted"), ("detail", Json.str ""),
+    ("constants", toJson constants.size)] }
+  let some decl := constants[declName]? | return (report, some "replay: the decl vanished")
+  let some stmt := env.find? stmtName | return (report, some "import: the statement vanished")
+  -- 7. anti-restatement, checked by the kernel on the replayed environment
+  let (bridgeHolds, bridged) ← bridgeCheck kenv stmt decl
+  report := { report with bridge := bridged }
+  unless bridgeHolds do
+    let submitted ← prettyIn env decl.type
+    report := { report with types := Json.mkObj [
+      ("canonical", optString canonicalText), ("submitted", Json.str submitted)] }
+  -- 8. the axiom audit, over the replayed environment
+  let ((), audit) := Id.run (StateT.run (gatherAxioms kenv declName) {})
+  unless audit.missing.isEmpty do
+    return (report, some s!"axioms: {audit.missing[0]!} is missing from the replayed environment")
+  report := { report with axioms := namesJson audit.axioms }
+  -- 9. the normalized terms of the decl and of the statement
+  report := { report with term := termJson (fun c => constants[c]?) decl }
+  let stmtIdx := moduleIndex env stmtModule
+  let ownStmt := fun (c : Name) =>
+    if stmtIdx.isSome && ((env.getModuleIdxFor? c).map (·.toNat)) == stmtIdx then env.find? c
+    else none
+  report := { report with statementTerm := termJson ownStmt stmt }
+  -- 10. the refutation link, on the trusted statements alone
+  if let some refutes := args.refutes then
+    report := { report with refutation := ← refutationJson trusted env stmtName
+      (statementConst refutes) }
+  return (report, none)
+where
+  /-- The index of `module` among the imported modules. -/
+  moduleIndex (env : Environment) (module : Name) : Option Nat := Id.run do
+    let names := env.allImportedModuleNames
+    for i in [0:names.size] do
+      if names[i]! == module then return some i
+    return none
+  /-- `lhs ↔ ¬ rhs` by `Iff.rfl` at shared universe parameters, checked by the kernel. -/
+  refutationJson (kenv : Kernel.Environment) (env : Environment) (lhsName rhsName : Name) :
+      IO Json := do
+    let some lhs := env.find? lhsName | return verdictJson "rejected" s!"{lhsName} does not exist"
+    let some rhs := env.find? rhsName | return verdictJson "rejected" s!"{rhsName} does not exist"
+    if lhs.levelParams.length != rhs.levelParams.length then
+      return verdictJson "rejected"
+        "the two statements have different numbers of universe parameters"
+    let us := lhs.levelParams.map Level.param
+    let l := mkConst lhsName us
+    let r := mkApp (mkConst ``Not) (mkConst rhsName us)
+    let link := kernelTheorem kenv refutationName lhs.levelParams (mkApp2 (mkConst ``Iff) l r)
+      (mkApp (mkConst ``Iff.rfl) l)
+    match link with
+    | .ok _ => return accepted
+    | .error ex => refusedJson ex ""
+
+end Jig.Judge
+
+def main (argv : List String) : IO UInt32 := do
+  match Jig.Judge.parseArgs argv with
+  | .error msg =>
+    IO.eprintln s!"jig_judge: {msg}"
+    return 2
+  | .ok args =>
+    let run : IO (Jig.Judge.Report × Option String) := do
+      initSearchPath (← findSysroot)
+      Jig.Judge.judge args
+    let (report, failure) ← tryCatch run fun err =>
+      pure (({} : Jig.Judge.Report), some s!"judge: {err}")
+    Jig.Judge.writeAtomically args.out (Jig.Judge.render args report failure)
+    return 0
