@@ -28,10 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jigcli.certificates import sandbox
+from jigcli.certificates import isolation
 from jigcli.certificates.spec import CertLimits
 from jigcli.hashing import sha256_tagged
 from jigcli.run import Deadline
+from jigcli.sandbox import probe as probing
+from jigcli.sandbox.execute import execute
+from jigcli.sandbox.job import Execution, SetupFailed
 
 MARKER = "CONJECT_CERT:"
 TAIL_CHARS = 4000
@@ -95,24 +98,25 @@ def check_witness(
     shorter than `limits.wall_sec`, is the wall clock instead. Never raises for anything the
     checker or witness does: every end is an `Outcome`.
     """
-    interpreter = python or sandbox.default_python()
+    interpreter = python or isolation.default_python()
+    trial = isolation.probe_job(interpreter)
     started = time.monotonic()
-    chosen = sandbox.choose(interpreter, allow_none=allow_unsandboxed, only=route)
+    chosen = probing.choose(trial, allow_none=allow_unsandboxed, only=route)
     probe_sec = time.monotonic() - started
     if chosen is None:
         return Outcome(
             "sandbox_unavailable",
-            "no isolation route works here (" + sandbox.refusal(interpreter) + ")",
+            "no isolation route works here (" + probing.refusal(trial) + ")",
             None,
             limits,
             probe_sec=probe_sec,
         )
-    cap = sandbox.process_cap(chosen, interpreter)
+    cap = probing.process_cap(chosen, trial)
     wall = limits.wall_sec if deadline is None else min(limits.wall_sec, deadline.remaining())
+    job = isolation.checker_job(interpreter, checker_source, witness, limits, wall)
     try:
-        with sandbox.staged(checker_source, witness) as stage:
-            done = sandbox.execute(chosen, interpreter, stage, limits, wall, cap.mechanism)
-    except sandbox.SetupFailed as failed:
+        done = execute(chosen, job, cap.mechanism)
+    except SetupFailed as failed:
         detail = f"the {chosen.name} sandbox could not run the checker: {failed}"
         return Outcome("sandbox_unavailable", detail, None, limits, probe_sec=probe_sec)
     outcome = judge(done, limits, wall)
@@ -121,7 +125,7 @@ def check_witness(
     return outcome
 
 
-def judge(done: sandbox.Execution, limits: CertLimits, wall_sec: float) -> Outcome:
+def judge(done: Execution, limits: CertLimits, wall_sec: float) -> Outcome:
     """The outcome of one execution, by the rules in the module docstring."""
     result = done.result
     outcome = Outcome(
@@ -155,9 +159,7 @@ def judge(done: sandbox.Execution, limits: CertLimits, wall_sec: float) -> Outco
     return outcome
 
 
-def _ended_badly(
-    done: sandbox.Execution, limits: CertLimits, wall_sec: float
-) -> tuple[str, str] | None:
+def _ended_badly(done: Execution, limits: CertLimits, wall_sec: float) -> tuple[str, str] | None:
     result = done.result
     held = _held_at_cap(done, limits)
     if result.timed_out:
@@ -183,7 +185,7 @@ def _ended_badly(
     return None
 
 
-def _held_at_cap(done: sandbox.Execution, limits: CertLimits) -> str:
+def _held_at_cap(done: Execution, limits: CertLimits) -> str:
     """A clause saying the process cap refused new processes, where the kernel counted them."""
     if not done.refused_forks:
         return ""
@@ -193,7 +195,7 @@ def _held_at_cap(done: sandbox.Execution, limits: CertLimits) -> str:
     )
 
 
-def _cpu_exhausted(done: sandbox.Execution, limits: CertLimits) -> bool:
+def _cpu_exhausted(done: Execution, limits: CertLimits) -> bool:
     if done.signal == signal.SIGXCPU:
         return True
     # A checker that ignores SIGXCPU is killed by the hard limit a second later; where the

@@ -37,7 +37,7 @@ class CertLimits:
     witness_bytes: int = 1024 * 1024
     scratch_mb: int = 16
     # The most processes and threads the run may hold at once, the sandbox's own one or two
-    # included, where a mechanism enforces it (`jigcli.certificates.processes`).
+    # included, where a mechanism enforces it (`jigcli.sandbox.cgroups`).
     processes: int = 32
 
     def to_json(self) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """`jig doctor`: what this machine has for each verifier, and what to do about what is missing.
 
 Three sections, each reported by the part that owns it: Lean (`jigcli.lean.backend`), the
-certificate sandbox (`jigcli.certificates.sandbox`), TeX (`jigcli.latex.compile`). Exit 0
+certificate sandbox (`jigcli.certificates.isolation`), TeX (`jigcli.latex.compile`). Exit 0
 only when all three are ready; the report says, per section, what is missing.
 """
 
@@ -33,7 +33,7 @@ def run(*, as_json: bool, root: Path | None) -> int:
 
 def gather(root: Path | None) -> dict[str, Any]:
     """The whole report: one section per verifier family, and the problems to fix."""
-    from jigcli.certificates.sandbox import describe as describe_sandbox
+    from jigcli.certificates.isolation import describe as describe_sandbox
     from jigcli.latex.compile import describe as describe_tex
 
     lean = _lean_section(root)

@@ -20,9 +20,11 @@ from typing import Any
 
 import pytest
 
-from jigcli.certificates import sandbox
+from jigcli.certificates import isolation
 from jigcli.certificates.checker import check_witness
 from jigcli.certificates.spec import CertLimits
+from jigcli.sandbox import probe as probing
+from jigcli.sandbox.routes import route_named
 
 REPO = Path(__file__).resolve().parents[2]
 HOSTILE = REPO / "tests" / "data" / "certificates" / "hostile"
@@ -53,7 +55,7 @@ class Runner:
 
 
 def _interpreters() -> list[Path]:
-    found = [sandbox.default_python()]
+    found = [isolation.default_python()]
     if SYSTEM_PYTHON.exists():
         found.append(Path(os.path.realpath(SYSTEM_PYTHON)))
     return found
@@ -131,12 +133,12 @@ def _runner_for(route: str) -> Runner:
         runner.processes_cap = probe["processes_cap"]
         runner.processes_note = probe["processes_note"]
         return runner
-    chosen = sandbox.route_named(route)
+    chosen = route_named(route)
     reasons = []
     for python in _interpreters():
-        why = sandbox.probe(chosen, python)
+        why = probing.probe(chosen, isolation.probe_job(python))
         if why is None:
-            cap = sandbox.process_cap(chosen, python)
+            cap = probing.process_cap(chosen, isolation.probe_job(python))
             return Runner(
                 route,
                 _in_process(route, python),
@@ -165,9 +167,9 @@ def through_bubblewrap() -> Runner:
 @pytest.fixture
 def sandboxed() -> None:
     """Skip, with each route's reason, where no isolation route can run a checker here."""
-    python = sandbox.default_python()
-    if sandbox.choose(python) is None:
-        pytest.skip("no isolation route works here: " + sandbox.refusal(python))
+    python = isolation.default_python()
+    if isolation.choose(python) is None:
+        pytest.skip("no isolation route works here: " + isolation.refusal(python))
 
 
 @pytest.fixture

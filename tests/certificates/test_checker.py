@@ -41,13 +41,13 @@ def test_an_accepted_witness_carries_its_canonical_form_and_its_hash(through_bub
 
 
 def test_no_isolation_route_is_sandbox_unavailable_unless_allowed(monkeypatch, tmp_path):
-    from jigcli.certificates import sandbox
     from jigcli.certificates.checker import check_witness
+    from jigcli.sandbox import probe as probing
 
     from .conftest import HOSTILE, SMALL
 
     monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap, unshare or sandbox-exec to be found
-    monkeypatch.setattr(sandbox, "_probed", {})
+    monkeypatch.setattr(probing, "_probed", {})
     source = (HOSTILE / "accept.py").read_bytes()
     refused = check_witness(source, b"w", SMALL)
     assert refused.reason == "sandbox_unavailable" and refused.isolation is None

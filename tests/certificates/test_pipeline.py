@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from jigcli.certificates import sandbox
+from jigcli.certificates import isolation
 from jigcli.certificates.spec import LANES
 from jigcli.repo import Repo
+from jigcli.sandbox import probe as probing
+from jigcli.sandbox.routes import route_named
 from jigcli.schemas import validate
 from jigcli.verify import VerifyOptions, verify
 
@@ -86,7 +88,7 @@ def test_an_accepted_witness_is_green_with_every_certificate_field(sandboxed, ro
     )
     assert verdict["witness_hash"] == "sha256:" + _sha256("hello\n")
     assert verdict["lane"] == "default" and verdict["limits"]["cpu_sec"] == 2
-    assert verdict["isolation"] == sandbox.describe()["chosen"]
+    assert verdict["isolation"] == isolation.describe()["chosen"]
     assert "CONJECT_CERT" in verdict["checker_stdout"]
     assert {"probe", "checker", "total"} <= set(verdict["timings_sec"])
 
@@ -205,8 +207,8 @@ def test_the_verdict_records_the_process_cap_applied_and_what_enforces_it(sandbo
     verdict = _verify(root, _submission(folder, "x.witness"))
     assert verdict["verdict"] == "green"
     assert "processes 1e+06 → 64" in verdict["limits_lowered"]
-    used = sandbox.route_named(verdict["isolation"])
-    cap = sandbox.process_cap(used, sandbox.default_python())
+    used = route_named(verdict["isolation"])
+    cap = probing.process_cap(used, isolation.probe_job(isolation.default_python()))
     limits = verdict["limits"]
     assert limits["processes_mechanism"] == cap.mechanism
     assert limits["processes_note"] == cap.why
@@ -224,7 +226,7 @@ def test_the_environment_of_jig_never_reaches_the_verdict(sandboxed, root, monke
 
 def test_no_sandbox_is_red_unless_allowed_and_then_records_none(root, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    monkeypatch.setattr(sandbox, "_probed", {})
+    monkeypatch.setattr(probing, "_probed", {})
     folder = _problem(root)
     (folder / "submissions" / "x.witness").write_text("w")
     refused = _verify(root, _submission(folder, "x.witness"))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from jigcli.certificates import sandbox
+from jigcli.certificates import isolation
 from jigcli.schemas import validate
 
 REPO = Path(__file__).resolve().parents[2]
@@ -16,9 +16,9 @@ C001 = "Certificates/C001/submissions"
 
 @pytest.fixture(autouse=True)
 def _sandboxed():
-    python = sandbox.default_python()
-    if sandbox.choose(python) is None:
-        pytest.skip("no isolation route works here: " + sandbox.refusal(python))
+    python = isolation.default_python()
+    if isolation.choose(python) is None:
+        pytest.skip("no isolation route works here: " + isolation.refusal(python))
 
 
 def _jig(*args: str) -> subprocess.CompletedProcess[str]:

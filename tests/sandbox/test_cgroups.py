@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from jigcli.certificates import processes
+from jigcli.sandbox import cgroups as processes
 
 MOUNTINFO = "\n".join(
     [
@@ -56,7 +56,7 @@ def test_a_run_cgroup_has_the_cap_and_is_removed_afterwards():
 
 def test_the_stale_cgroups_of_dead_jig_processes_are_removed(tmp_path):
     dead = 2**22 + 1  # above any pid_max
-    (tmp_path / f"jig-cert-{dead}-0").mkdir()
-    (tmp_path / f"jig-cert-{os.getpid()}-0").mkdir()
+    (tmp_path / f"jig-sandbox-{dead}-0").mkdir()
+    (tmp_path / f"jig-sandbox-{os.getpid()}-0").mkdir()
     processes._remove_stale(tmp_path)
-    assert [path.name for path in tmp_path.iterdir()] == [f"jig-cert-{os.getpid()}-0"]
+    assert [path.name for path in tmp_path.iterdir()] == [f"jig-sandbox-{os.getpid()}-0"]

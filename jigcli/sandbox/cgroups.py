@@ -1,8 +1,8 @@
-"""The cap on how many processes a certificate checker may hold at once, and what enforces it.
+"""The cap on how many processes a sandboxed program may hold at once, and what enforces it.
 
 Without one, a fork bomb is bounded only by the wall clock and the PID namespace, and RLIMIT_AS
 and RLIMIT_CPU are per process: a few hundred processes each within its limits can starve a
-2-core host of memory and CPU long before the wall clock ends the run. `CertLimits.processes`
+2-core host of memory and CPU long before the wall clock ends the run. `Limits.processes`
 counts processes and threads alike, the sandbox's own one or two included.
 
 What the kernel offers, and what of it is used:
@@ -22,7 +22,7 @@ What the kernel offers, and what of it is used:
   hierarchy root's `cgroup.subtree_control`).
 
 Neither is trusted untested: a route's probe forks under a small cap until the kernel refuses,
-and a mechanism counts only when the refusal came at or below the cap (`sandbox._probe_once`).
+and a mechanism counts only when the refusal came at or below the cap (`probe._probe_route`).
 """
 
 from __future__ import annotations
@@ -38,14 +38,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from jigcli.sandbox.environment import SYSTEM_PATH  # where a sandbox finds prlimit
+
 CGROUP = "cgroup"
 RLIMIT = "rlimit"
 HOW = {
     CGROUP: "pids.max of a cgroup made for the run",
     RLIMIT: "RLIMIT_NPROC set inside the run's own user namespace (counted per namespace)",
 }
-SYSTEM_PATH = "/usr/bin:/bin"  # where a sandbox finds prlimit (bubblewrap binds only these)
-_RUN_PREFIX = "jig-cert-"
+_RUN_PREFIX = "jig-sandbox-"
 _REMOVE_WAIT_SEC = 2.0
 
 
@@ -85,7 +86,7 @@ def rlimit_prefix(processes: int) -> list[str]:
 
 @dataclass(frozen=True)
 class RunCgroup:
-    """The cgroup one checker run lives in."""
+    """The cgroup one sandboxed run lives in."""
 
     folder: Path
 
