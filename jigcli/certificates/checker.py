@@ -10,8 +10,9 @@ How a run is judged, first match wins:
 - out of wall clock, or killed at the CPU limit → `timeout` (a fork bomb held at its process
   cap ends here: it never finishes);
 - more output than the limit on stdout or stderr (the run is stopped) → `checker_protocol`;
-- killed by a signal, or a non-zero exit → `checker_error` (a checker that dies of a refused
-  fork, as a naive fork bomb does, ends here, the detail naming its process limit);
+- killed at the run's memory limit, by a signal, or a non-zero exit → `checker_error` (a
+  checker that dies of a refused fork, as a naive fork bomb does, ends here, the detail
+  naming its process limit);
 - not exactly one well-formed marker line → `checker_protocol`;
 - `ok: false` → `invalid_witness`, with the checker's reason;
 - `ok: true` → `ok`, with `canonical`.
@@ -33,6 +34,7 @@ from jigcli.certificates.spec import CertLimits
 from jigcli.hashing import sha256_tagged
 from jigcli.run import Deadline
 from jigcli.sandbox import probe as probing
+from jigcli.sandbox.cgroups import memory_cap
 from jigcli.sandbox.execute import execute
 from jigcli.sandbox.job import Execution, SetupFailed
 
@@ -61,6 +63,9 @@ class Outcome:
     probe_sec: float = 0.0
     processes_cap: str | None = None  # what capped its processes; None: nothing did
     processes_note: str = ""  # how, or why nothing did
+    memory_capped: bool = False  # whether a memory cgroup held the whole run
+    memory_note: str = ""  # how, or why nothing did
+    seccomp: bool = False  # whether a seccomp filter held its system calls
 
     @property
     def ok(self) -> bool:
@@ -72,12 +77,17 @@ class Outcome:
         return None if self.canonical is None else sha256_tagged(self.canonical)
 
     def applied_limits(self) -> dict[str, Any]:
-        """The limits as applied: `processes` is null when nothing here could enforce it."""
+        """The limits as applied: `processes` and `memory_mb` are null when nothing here
+        could enforce them, and the notes say how or why not."""
         applied = self.limits.to_json()
         if self.processes_cap is None:
             applied["processes"] = None
+        if not self.memory_capped:
+            applied["memory_mb"] = None
         applied["processes_mechanism"] = self.processes_cap
         applied["processes_note"] = self.processes_note
+        applied["memory_note"] = self.memory_note
+        applied["seccomp"] = self.seccomp
         return applied
 
 
@@ -122,6 +132,9 @@ def check_witness(
     outcome = judge(done, limits, wall)
     outcome.probe_sec = probe_sec
     outcome.processes_cap, outcome.processes_note = cap.mechanism, cap.why
+    outcome.memory_capped = done.memory_mb is not None
+    outcome.memory_note = memory_cap().why
+    outcome.seccomp = done.seccomp
     return outcome
 
 
@@ -177,6 +190,11 @@ def _ended_badly(done: Execution, limits: CertLimits, wall_sec: float) -> tuple[
                 f"the checker wrote more than {limits.output_bytes} bytes on {stream} "
                 f"({seen} read) and was stopped"
             )
+    if done.out_of_memory:
+        return "checker_error", (
+            f"the checker was killed at its memory limit of {limits.memory_mb} MB "
+            "(its processes, scratch and /dev/shm together)"
+        )
     if done.signal is not None:
         return "checker_error", f"the checker was killed by {done.signal_name}"
     if done.exit_status != 0:

@@ -7,13 +7,18 @@ folder's two inputs, the spec's limits, and an environment that makes runs repro
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import shutil
 import sys
+import sysconfig
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from jigcli.certificates.spec import CertLimits
+from jigcli.run import ProgramMissing, run
 from jigcli.sandbox import probe as probing
 from jigcli.sandbox.job import Job, Limits, View
 from jigcli.sandbox.routes import Route
@@ -35,12 +40,70 @@ def default_python() -> Path:
     return Path(os.path.realpath(sys.executable or shutil.which("python3") or "python3"))
 
 
-def interpreter_view(python: Path) -> tuple[Path, ...]:
-    """The interpreter's own prefix (bin/ and lib/), when it lives outside the system view."""
-    prefix = python.parent.parent
-    if prefix == Path("/") or prefix.is_relative_to("/usr"):
-        return ()
-    return (prefix,)
+@dataclass(frozen=True)
+class InterpreterView:
+    """What a checker's interpreter needs to read: the executable, its standard library and
+    the shared libraries beside its own (libpython), outside the system folders; and the
+    folders of installed packages inside its library, shown empty (a checker is
+    standard-library only)."""
+
+    read_only: tuple[Path, ...]
+    hidden: tuple[Path, ...]
+
+
+# Asked of an interpreter other than jig's own: where its library lives.
+_ASK = (
+    "import json, sys, sysconfig; base = {'base': sys.base_prefix, 'platbase': "
+    "sys.base_exec_prefix}; print(json.dumps([sysconfig.get_path('stdlib', vars=base), "
+    "sysconfig.get_path('platstdlib', vars=base), sysconfig.get_config_var('LIBDIR') or '']))"
+)
+_SYSTEM = tuple(Path("/", top) for top in ("usr", "bin", "sbin", "lib", "lib32", "lib64"))
+
+
+@functools.cache
+def interpreter_view(python: Path) -> InterpreterView:
+    """Only the interpreter's own library folders, never its prefix (which may be a home:
+    a Python built with --prefix=$HOME would show all of it)."""
+    folders = _library_folders(python)
+    libdir = folders.pop() if folders else None
+    shown = [python, *folders]
+    if libdir is not None and libdir.is_dir():
+        shown += sorted(entry for entry in libdir.glob("*.so*") if entry.is_file())
+    own = tuple(dict.fromkeys(path for path in shown if not _in_system(path)))
+    hidden = tuple(
+        folder / packages
+        for folder in folders
+        if folder in own
+        for packages in ("site-packages", "dist-packages")
+        if (folder / packages).is_dir()
+    )
+    return InterpreterView(own, hidden)
+
+
+def _library_folders(python: Path) -> list[Path]:
+    """[stdlib, platstdlib, LIBDIR] of `python` (the running interpreter's own when it is
+    jig's), deduplicated with LIBDIR last; [] when the interpreter cannot say."""
+    if python == default_python():
+        base = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}
+        said = [
+            sysconfig.get_path("stdlib", vars=base),
+            sysconfig.get_path("platstdlib", vars=base),
+            sysconfig.get_config_var("LIBDIR") or "",
+        ]
+    else:
+        try:
+            done = run([str(python), "-S", "-B", "-I", "-c", _ASK], timeout=30, output_cap=65536)
+            said = json.loads(done.stdout) if done.ok else []
+        except (ProgramMissing, ValueError):
+            return []
+    if len(said) != 3 or not all(isinstance(folder, str) for folder in said):
+        return []
+    stdlib, platstdlib, libdir = (Path(folder) for folder in said)
+    return [*dict.fromkeys((stdlib, platstdlib)), libdir]
+
+
+def _in_system(path: Path) -> bool:
+    return any(path.is_relative_to(top) for top in _SYSTEM)
 
 
 def sandbox_limits(limits: CertLimits, wall_sec: float) -> Limits:
@@ -52,6 +115,7 @@ def sandbox_limits(limits: CertLimits, wall_sec: float) -> Limits:
         output_bytes=limits.output_bytes,
         scratch_mb=limits.scratch_mb,
         processes=limits.processes,
+        memory_mb=limits.memory_mb,
     )
 
 
@@ -62,7 +126,8 @@ def checker_job(
     return Job(
         argv=(str(python), *PYTHON_FLAGS, CHECKER_NAME, WITNESS_NAME),
         view=View(
-            read_only=interpreter_view(python),
+            read_only=interpreter_view(python).read_only,
+            hidden=interpreter_view(python).hidden,
             inputs={CHECKER_NAME: checker_source, WITNESS_NAME: witness},
         ),
         limits=sandbox_limits(limits, wall_sec),
@@ -74,7 +139,9 @@ def probe_job(python: Path) -> Job:
     """A trivial run of `python` with a checker's view: what a route's probe must run."""
     return Job(
         argv=(str(python), *PYTHON_FLAGS, "-c", "pass"),
-        view=View(read_only=interpreter_view(python)),
+        view=View(
+            read_only=interpreter_view(python).read_only, hidden=interpreter_view(python).hidden
+        ),
         limits=probing.PROBE_LIMITS,
         env=PYTHON_ENV,
     )

@@ -39,6 +39,15 @@ class CertLimits:
     # The most processes and threads the run may hold at once, the sandbox's own one or two
     # included, where a mechanism enforces it (`jigcli.sandbox.cgroups`).
     processes: int = 32
+    # The memory the whole run may hold at once (every process, the scratch and /dev/shm
+    # tmpfs, the kernel objects they make), where a memory cgroup enforces it. Default: one
+    # process's address space and both tmpfs full.
+    memory_mb: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.memory_mb:
+            derived = self.address_space_mb + 2 * self.scratch_mb
+            object.__setattr__(self, "memory_mb", derived)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -67,6 +76,7 @@ LANES: dict[str, Lane] = {
             witness_bytes=16 * 1024 * 1024,
             scratch_mb=256,
             processes=64,
+            memory_mb=4096 + 2 * 256,
         ),
     ),
     "heavy": Lane(
@@ -79,6 +89,7 @@ LANES: dict[str, Lane] = {
             witness_bytes=256 * 1024 * 1024,
             scratch_mb=4096,
             processes=512,
+            memory_mb=16384 + 2 * 4096,
         ),
     ),
 }

@@ -29,6 +29,9 @@ class Limits:
     # The most processes and threads the run may hold at once, the sandbox's own one or two
     # included, where a mechanism enforces it (`jigcli.sandbox.cgroups`).
     processes: int = 32
+    # The memory the whole run may hold at once, its processes' pages, its tmpfs files and
+    # the kernel objects they make included, where a memory cgroup enforces it.
+    memory_mb: int | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class View:
     """
 
     read_only: tuple[Path, ...] = ()
+    hidden: tuple[Path, ...] = ()  # folders inside those shown as empty
     writable: tuple[Path, ...] = ()
     inputs: Mapping[str, bytes] = field(default_factory=dict)
     workdir: Path | None = None
@@ -73,6 +77,9 @@ class Execution:
     cpu_sec: float | None  # the program's CPU time, where the route can tell
     processes_cap: str | None = None  # the mechanism that capped its processes, if any
     refused_forks: int | None = None  # new processes the cap refused, where the kernel says
+    memory_mb: int | None = None  # the memory limit a cgroup enforced; None: none did
+    out_of_memory: bool = False  # the kernel killed a process of it at that limit
+    seccomp: bool = False  # whether a seccomp filter held the program's system calls
 
     @property
     def signal_name(self) -> str:

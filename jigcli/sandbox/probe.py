@@ -25,7 +25,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from jigcli.sandbox import cgroups
+from jigcli.sandbox import cgroups, seccomp
 from jigcli.sandbox.cgroups import ProcessCap
 from jigcli.sandbox.execute import execute
 from jigcli.sandbox.job import Job, Limits, SetupFailed
@@ -150,7 +150,11 @@ def refusal(job: Job) -> str:
 
 def describe(job: Job) -> dict[str, Any]:
     """Each route on this machine, for `jig doctor`: available, probed with `job`, ok, and
-    why not; and whether it caps a run's processes, by what, or why not."""
+    why not; whether it caps a run's processes (by what, or why not) and its memory as a
+    whole, whether a seccomp filter holds its calls, and whether it holds when jig runs as
+    root (and how)."""
+    memory = cgroups.memory_cap()
+    no_filter = seccomp.unavailable()
     rows: list[dict[str, Any]] = []
     for route in ROUTES:
         missing = route.unavailable()
@@ -169,6 +173,14 @@ def describe(job: Job) -> dict[str, Any]:
                     "mechanism": cap.mechanism,
                     "why": cap.why,
                 },
+                "memory": {"capped": memory.capped, "why": memory.why},
+                "seccomp": {
+                    "applied": route.filters_calls and no_filter is None,
+                    "why": (no_filter or "a libseccomp filter")
+                    if route.filters_calls
+                    else "this route cannot load one (only bubblewrap can)",
+                },
+                "as_root": {"holds": route.holds_as_root, "why": route.as_root},
             }
         )
     chosen = next((row["name"] for row in rows if row["ok"]), None)

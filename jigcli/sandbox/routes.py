@@ -1,25 +1,32 @@
 """The isolation routes, best first: each turns a job into the argv that runs it isolated.
 
-| route          | keeps from the program                                          | needs      |
-|----------------|-----------------------------------------------------------------|------------|
-| bubblewrap     | network; host PIDs, IPC, hostname; every file but the system    | `bwrap`    |
-|                | folders and the job's view; `$HOME`; host `/tmp`; user          |            |
-|                | namespaces                                                      |            |
-| unshare-root   | network; host PIDs; root (runs as nobody, so only world-        | root       |
-|                | readable files can be read and nothing of root's written)       |            |
-| unshare-userns | network; host PIDs (files: the invoking user's own rights)      | not root   |
-| sandbox-exec   | network; writes outside the stage (macOS)                       | macOS      |
-| none           | nothing but the limits (development only)                       |            |
+What each keeps from the program, as root and not (the README's figure says which attacks
+each route was tested against):
 
-Only one unshare route applies to a given invoker: as root a user namespace would leave the
-program with root's file access, so root takes `unshare-root`, which drops to nobody.
-A PID namespace (all but sandbox-exec and none) is what guarantees that nothing the program
-started survives it: when its first process dies the kernel kills the rest, setsid daemons
-included.
+| route          | keeps from the program                                            | needs    |
+|----------------|-------------------------------------------------------------------|----------|
+| bubblewrap     | network; host PIDs, IPC, hostname; every file but the system      | `bwrap`  |
+|                | folders and the job's view, all read-only; `$HOME`, host `/tmp`,  |          |
+|                | `/dev/shm` (sized tmpfs of its own), `/sys`; writes to `/proc`;   |          |
+|                | every capability; the calls `seccomp.REFUSED` names; user         |          |
+|                | namespaces. As root its host uid stays root's, with none of       |          |
+|                | root's powers: nothing it sees is writable but its own tmpfs      |          |
+| unshare-root   | network; host PIDs, IPC, hostname; runs as the host's nobody in a | root     |
+|                | user namespace of its own with no capabilities (only world-       |          |
+|                | readable files); host `/tmp`, `/var/tmp`, `/dev/shm` (sized tmpfs  |          |
+|                | of its own)                                                       |          |
+| unshare-userns | the same, but its files are the invoking user's own               | not root |
+| sandbox-exec   | network; writes outside the stage (macOS)                         | macOS    |
+| none           | nothing but the limits (development only)                         |          |
 
-Routes with a mount namespace (bubblewrap) show the job's host paths at the same place and
-its inputs in a private scratch folder; the others see the host's files with their user's
-rights and start in the stage folder holding the inputs.
+Every route but `none` gets a new, empty session keyring (`jigcli.run.Limits.fresh_keyring`);
+on Linux every route runs in the run's memory cgroup where one can be made. A PID namespace
+(all but sandbox-exec and none) is what guarantees that nothing the program started survives
+it: when its first process dies the kernel kills the rest, setsid daemons included.
+
+bubblewrap shows the job's host paths at the same place and its inputs in a private scratch
+folder; the unshare routes see the host's files with their user's rights and start in a
+private tmpfs at `/tmp` holding copies of the inputs.
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ from jigcli.sandbox.job import Job
 
 NOBODY = 65534
 SCRATCH = Path("/scratch")  # the program's working folder inside bubblewrap
+MB = 1024 * 1024
+HIDDEN_SIZE = 4096  # a hidden folder is an empty read-only tmpfs of (at most) this size
 
 
 class Route:
@@ -63,9 +72,19 @@ class Route:
     def prepare(self, stage: Path) -> None:
         """Make the stage usable by the user the program runs as."""
 
-    def command(self, inner: Sequence[str], job: Job, stage: Path) -> list[str]:
+    # Whether it runs the program under `seccomp.program()` (bubblewrap's `--seccomp FD`).
+    filters_calls = False
+    # Whether the program gets a new session keyring (routes that isolate anything).
+    fresh_keyring = True
+    # Whether, with jig run as root, the program still has none of root's powers, and how.
+    holds_as_root = False
+    as_root = "the program keeps root's powers"
+
+    def command(
+        self, inner: Sequence[str], job: Job, stage: Path, seccomp_fd: int | None = None
+    ) -> list[str]:
         """The argv that runs `inner` (the job's argv after any prefix such as prlimit) in
-        the route, with `stage` holding the job's inputs."""
+        the route, with `stage` holding the job's inputs and `seccomp_fd` the filter."""
         return list(inner)
 
     def status(self, returncode: int) -> tuple[int | None, int | None]:
@@ -82,9 +101,17 @@ class Bubblewrap(Route):
     counts_cpu = False
     signal_as_status = True  # bwrap's own init waits for the program
     cap_mechanisms = (CGROUP, RLIMIT)
+    filters_calls = True
+    holds_as_root = True
+    as_root = (
+        "uid 65534 in its own user namespace with every capability dropped; /proc read-only, "
+        "no /sys, a new session keyring, private IPC; what it sees of the host is read-only"
+    )
     isolates = (
         "network, host processes, IPC and hostname; every file but the system folders and "
-        "the job's own paths, read-only; $HOME and host /tmp (scratch is a private tmpfs)"
+        "the job's own paths, read-only; $HOME, host /tmp and /dev/shm (private sized "
+        "tmpfs); no capabilities, /proc read-only, no /sys; kernel calls a program never "
+        "needs refused (seccomp)"
     )
 
     def unavailable(self) -> str | None:
@@ -95,8 +122,10 @@ class Bubblewrap(Route):
     def scratch(self, stage: Path) -> Path:
         return SCRATCH
 
-    def command(self, inner: Sequence[str], job: Job, stage: Path) -> list[str]:
-        view = job.view
+    def command(
+        self, inner: Sequence[str], job: Job, stage: Path, seccomp_fd: int | None = None
+    ) -> list[str]:
+        view, size = job.view, str(job.limits.scratch_mb * MB)
         return [
             "bwrap",
             "--unshare-all",
@@ -106,23 +135,24 @@ class Bubblewrap(Route):
             str(NOBODY),
             "--gid",
             str(NOBODY),
+            # As root bubblewrap keeps every capability in the sandbox unless told not to.
+            "--cap-drop",
+            "ALL",
             "--hostname",
             "jig-sandbox",
             "--die-with-parent",
             "--new-session",
+            *([] if seccomp_fd is None else ["--seccomp", str(seccomp_fd)]),
             *_system_view(),
             *_binds("--ro-bind", view.read_only),
+            *_hidden(view.hidden),
             *_binds("--bind", view.writable),
-            "--proc",
-            "/proc",
-            "--dev",
-            "/dev",
-            "--perms",
-            "0700",
-            "--size",
-            str(job.limits.scratch_mb * 1024 * 1024),
-            "--tmpfs",
-            str(SCRATCH),
+            # A new procfs is writable where the host's root owns it (/proc/sys): read-only.
+            *("--proc", "/proc", "--remount-ro", "/proc"),
+            # /dev's own tmpfs read-only (device nodes stay usable), /dev/shm a sized one.
+            *("--dev", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"),
+            *("--remount-ro", "/dev"),
+            *("--perms", "0700", "--size", size, "--tmpfs", str(SCRATCH)),
             *_binds("--ro-bind", [stage / name for name in view.inputs], inside=SCRATCH),
             "--chdir",
             str(view.workdir or SCRATCH),
@@ -144,6 +174,15 @@ def _system_view() -> list[str]:
     return args
 
 
+def _hidden(paths: Sequence[Path]) -> list[str]:
+    """Each path replaced by an empty read-only folder."""
+    args: list[str] = []
+    for path in paths:
+        args += ["--perms", "0555", "--size", str(HIDDEN_SIZE), "--tmpfs", str(path)]
+        args += ["--remount-ro", str(path)]
+    return args
+
+
 def _binds(option: str, paths: Sequence[Path], inside: Path | None = None) -> list[str]:
     """`option SRC DEST` for each path: at the same place, or by name under `inside`."""
     args: list[str] = []
@@ -152,20 +191,68 @@ def _binds(option: str, paths: Sequence[Path], inside: Path | None = None) -> li
     return args
 
 
-_UNSHARE_NS = ("--net", "--pid", "--fork", "--kill-child", "--mount-proc")
-# PID 1 of a namespace ignores signals it has no handler for, SIGXCPU included, so the program
-# must not be PID 1: a shell is, and waits for it (`; exit` keeps the shell from exec'ing it).
-_INIT = ("/bin/sh", "-c", '"$@"; exit $?', "jig-init")
+_UNSHARE_NS = ("--net", "--pid", "--ipc", "--uts", "--fork", "--kill-child", "--mount-proc")
+_SECUREBITS = "+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked"
+# Runs as root of the run's own user namespace, in the stage folder: private sized tmpfs over
+# the host's shared writable folders, the inputs copied into the scratch tmpfs at /tmp, then
+# every capability dropped for good (uid 0 of the namespace regains none on exec). PID 1 of a
+# namespace ignores signals it has no handler for, SIGXCPU included, so the program must not
+# be PID 1: a shell is, and waits for it (`; exit` keeps the shell from exec'ing it).
+_INIT = f"""set -e
+scratch=$1 shared=$2 workdir=$3; shift 3
+mount -t tmpfs -o size=$shared,mode=1777 jig-shm /dev/shm
+for folder in /var/tmp /run/lock; do
+  if [ -d $folder ]; then mount -t tmpfs -o size=$shared,mode=1777 jig-tmp $folder; fi
+done
+if [ -d /dev/mqueue ]; then mount -t mqueue jig-mqueue /dev/mqueue; fi
+mount -t tmpfs -o size=$scratch,mode=0700 jig-scratch /tmp
+cp -R -T . /tmp
+cd "$workdir" && unset OLDPWD
+exec setpriv --inh-caps=-all --bounding-set=-all --securebits={_SECUREBITS} --no-new-privs \\
+  -- /bin/sh -c '"$@"; exit $?' jig-init "$@"
+"""
 
 
-class UnshareRoot(Route):
-    name = "unshare-root"
+class Unshare(Route):
+    """unshare(1) in a user namespace of the run's own, as the invoker (or as nobody)."""
+
     signal_as_status = True
-    isolates = "network and host processes; runs as nobody (only world-readable files)"
-    cap_mechanisms = (CGROUP,)
-    uncapped = (
-        "RLIMIT_NPROC is not used: the program runs as the host's nobody with no user "
-        "namespace of its own, where it would count every process of nobody on the host"
+    cap_mechanisms = (CGROUP, RLIMIT)
+
+    def scratch(self, stage: Path) -> Path:
+        return Path("/tmp")
+
+    def command(
+        self, inner: Sequence[str], job: Job, stage: Path, seccomp_fd: int | None = None
+    ) -> list[str]:
+        scratch = job.limits.scratch_mb * MB + sum(len(data) for data in job.view.inputs.values())
+        workdir = str(job.view.workdir or self.scratch(stage))
+        sizes = [str(scratch), str(job.limits.scratch_mb * MB), workdir]
+        return [
+            *self.drop(),
+            "unshare",
+            "--user",
+            "--map-root-user",
+            *_UNSHARE_NS,
+            "--",
+            *("/bin/sh", "-c", _INIT, "jig-setup", *sizes, *inner),
+        ]
+
+    def drop(self) -> list[str]:
+        """What runs unshare as the user the program is to be."""
+        return []
+
+
+class UnshareRoot(Unshare):
+    name = "unshare-root"
+    holds_as_root = True
+    as_root = (
+        "the host's nobody, in its own user namespace with no capabilities; a new session "
+        "keyring, private IPC"
+    )
+    isolates = (
+        "network, host processes, IPC and hostname; runs as nobody with no capabilities "
+        "(only world-readable files); host /tmp, /var/tmp and /dev/shm (private sized tmpfs)"
     )
 
     def unavailable(self) -> str | None:
@@ -180,41 +267,40 @@ class UnshareRoot(Route):
         for path in (stage, *stage.iterdir()):
             os.chown(path, NOBODY, NOBODY)
 
-    def command(self, inner: Sequence[str], job: Job, stage: Path) -> list[str]:
-        drop = [
+    def drop(self) -> list[str]:
+        return [
             "setpriv",
             f"--reuid={NOBODY}",
             f"--regid={NOBODY}",
             "--clear-groups",
-            "--no-new-privs",
-            "--pdeathsig=keep",  # a uid change clears it; keep it so the program dies with unshare
+            "--pdeathsig=KILL",  # a uid change clears it: unshare dies with jig
             "--",
         ]
-        return ["unshare", *_UNSHARE_NS, "--", *drop, *_INIT, *inner]
 
 
-class UnshareUserns(Route):
+class UnshareUserns(Unshare):
     name = "unshare-userns"
-    signal_as_status = True
-    isolates = "network and host processes (files: the invoking user's own rights)"
-    cap_mechanisms = (CGROUP, RLIMIT)
+    as_root = "not used as root (it would keep root's file access): unshare-root applies"
+    isolates = (
+        "network, host processes, IPC and hostname; no capabilities; host /tmp, /var/tmp "
+        "and /dev/shm (private sized tmpfs); files: the invoking user's own rights"
+    )
 
     def unavailable(self) -> str | None:
         if os.geteuid() == 0:
             return (
-                "jig runs as root, where a user namespace keeps root's file access; "
+                "jig runs as root, where this route would keep root's file access; "
                 "unshare-root applies"
             )
-        if shutil.which("unshare") is None:
-            return "unshare is not installed (util-linux)"
+        for program in ("unshare", "setpriv"):
+            if shutil.which(program) is None:
+                return f"{program} is not installed (util-linux)"
         return None
-
-    def command(self, inner: Sequence[str], job: Job, stage: Path) -> list[str]:
-        return ["unshare", "--user", "--map-root-user", *_UNSHARE_NS, "--", *_INIT, *inner]
 
 
 class SandboxExec(Route):
     name = "sandbox-exec"
+    as_root = "macOS sandbox-exec drops no privilege: the program keeps root's powers"
     isolates = "network and writes outside the stage folder (macOS)"
     uncapped = "macOS counts RLIMIT_NPROC per user across the whole machine, not per run"
 
@@ -225,7 +311,9 @@ class SandboxExec(Route):
             return "sandbox-exec is not on PATH"
         return None
 
-    def command(self, inner: Sequence[str], job: Job, stage: Path) -> list[str]:
+    def command(
+        self, inner: Sequence[str], job: Job, stage: Path, seccomp_fd: int | None = None
+    ) -> list[str]:
         writable = [stage.resolve(), *(path.resolve() for path in job.view.writable)]
         subpaths = " ".join(f'(subpath "{_quoted(path)}")' for path in writable)
         profile = (
@@ -241,6 +329,8 @@ def _quoted(path: Path) -> str:
 
 class Unisolated(Route):
     name = "none"
+    fresh_keyring = False
+    as_root = "no isolation: the program keeps root's powers"
     isolates = "nothing but the resource limits (local development only)"
     uncapped = "no isolation: nothing caps the program's processes"
 

@@ -155,7 +155,7 @@ def test_a_fork_bomb_that_dies_of_a_refused_fork_is_a_checker_error(through, sur
 def test_a_run_capped_by_a_cgroup_leaves_no_cgroup_behind(through_bubblewrap):
     if through_bubblewrap.processes_cap != cgroups.CGROUP:
         pytest.skip(f"bubblewrap does not use a cgroup here: {through_bubblewrap.processes_note}")
-    hierarchy = cgroups.pids_hierarchy()
+    hierarchy = cgroups.hierarchy(cgroups.PIDS)
     assert hierarchy is not None
     ours = f"jig-sandbox-{os.getpid()}-*"
     outcome = through_bubblewrap(

@@ -74,8 +74,8 @@ def test_absurd_limits_are_clamped_to_the_lane_ceiling_and_named():
     absurd = CertLimits(10**9, 10**9, 10**9, 10**15, 10**15, 10**9, processes=10**9)
     limits, lowered = clamp(absurd, LANES["default"])
     assert limits == LANES["default"].ceiling
-    assert len(lowered) == 7 and lowered[1] == "cpu_sec 1e+09 → 30"
-    assert lowered[-1] == "processes 1e+09 → 64"
+    assert len(lowered) == 8 and lowered[1] == "cpu_sec 1e+09 → 30"
+    assert lowered[-2:] == ["processes 1e+09 → 64", "memory_mb 3e+09 → 4608"]
 
 
 def test_the_heavy_lane_allows_what_the_default_lowers():

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from jigcli.sandbox import cgroups as processes
+from jigcli.sandbox import cgroups
 
 MOUNTINFO = "\n".join(
     [
@@ -20,7 +20,7 @@ MOUNTINFO = "\n".join(
 
 
 def test_v1_pids_mounts_come_before_v2_ones_and_other_controllers_are_ignored():
-    assert processes.candidates(MOUNTINFO) == [
+    assert cgroups.candidates(MOUNTINFO) == [
         Path("/sys/fs/cgroup/pids"),
         Path("/sys/fs/cgroup/unified"),
         Path("/mnt/with space"),
@@ -28,35 +28,63 @@ def test_v1_pids_mounts_come_before_v2_ones_and_other_controllers_are_ignored():
 
 
 def test_no_cgroup_mounts_means_no_candidates():
-    assert processes.candidates("22 1 0:21 / /proc rw - proc proc rw") == []
+    assert cgroups.candidates("22 1 0:21 / /proc rw - proc proc rw") == []
 
 
 def test_an_unwritable_or_missing_hierarchy_makes_no_cgroups(tmp_path):
-    assert not processes._makes_pids_cgroups(tmp_path / "missing")
+    assert not cgroups._makes_cgroups_with(tmp_path / "missing", cgroups.PIDS)
     # A plain folder accepts the trial folder but gives it no pids.max.
-    assert not processes._makes_pids_cgroups(tmp_path)
+    assert not cgroups._makes_cgroups_with(tmp_path, cgroups.PIDS)
     assert list(tmp_path.iterdir()) == []
 
 
 def test_without_a_mechanism_nothing_is_made():
-    with processes.enforced(None, 8) as cgroup:
+    with cgroups.enforced(None, 8) as cgroup:
         assert cgroup is None
 
 
 def test_a_run_cgroup_has_the_cap_and_is_removed_afterwards():
-    hierarchy = processes.pids_hierarchy()
+    hierarchy = cgroups.hierarchy(cgroups.PIDS)
     if hierarchy is None:
         pytest.skip("no writable pids cgroup hierarchy here")
-    with processes.enforced(processes.CGROUP, 12) as cgroup:
-        assert cgroup is not None and cgroup.folder.parent == hierarchy
-        assert (cgroup.folder / "pids.max").read_text().strip() == "12"
+    with cgroups.enforced(cgroups.CGROUP, 12) as cgroup:
+        assert cgroup is not None and cgroup.pids is not None
+        assert cgroup.pids.parent == hierarchy
+        assert (cgroup.pids / "pids.max").read_text().strip() == "12"
         assert cgroup.refused() == 0
-    assert not cgroup.folder.exists()
+    assert not cgroup.pids.exists()
+
+
+def test_a_run_memory_cgroup_caps_memory_and_swap_and_is_removed_afterwards():
+    hierarchy = cgroups.hierarchy(cgroups.MEMORY)
+    if hierarchy is None:
+        pytest.skip("no writable memory cgroup hierarchy here")
+    with cgroups.enforced(None, 12, memory_mb=64) as cgroup:
+        assert cgroup is not None and cgroup.pids is None and cgroup.memory is not None
+        folder = cgroup.memory
+        limits = [
+            name for name in ("memory.limit_in_bytes", "memory.max") if (folder / name).exists()
+        ]
+        assert int((folder / limits[0]).read_text()) == 64 * 1024 * 1024
+        for swap in ("memory.memsw.limit_in_bytes", "memory.swap.max"):
+            if (folder / swap).exists():
+                assert (folder / swap).read_text().strip() in (str(64 * 1024 * 1024), "0")
+        assert not cgroup.out_of_memory()
+    assert not folder.exists()
+
+
+def test_a_run_cgroup_is_removed_when_the_run_is_interrupted():
+    if cgroups.hierarchy(cgroups.MEMORY) is None:
+        pytest.skip("no writable memory cgroup hierarchy here")
+    with pytest.raises(KeyboardInterrupt), cgroups.enforced(None, 12, memory_mb=64) as cgroup:
+        assert cgroup is not None
+        raise KeyboardInterrupt
+    assert cgroup.memory is not None and not cgroup.memory.exists()
 
 
 def test_the_stale_cgroups_of_dead_jig_processes_are_removed(tmp_path):
     dead = 2**22 + 1  # above any pid_max
     (tmp_path / f"jig-sandbox-{dead}-0").mkdir()
     (tmp_path / f"jig-sandbox-{os.getpid()}-0").mkdir()
-    processes._remove_stale(tmp_path)
+    cgroups._remove_stale(tmp_path)
     assert [path.name for path in tmp_path.iterdir()] == [f"jig-sandbox-{os.getpid()}-0"]
