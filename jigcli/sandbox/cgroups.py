@@ -33,6 +33,7 @@ kernel refuses, and a mechanism counts only when the refusal came at or below th
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import os
@@ -111,6 +112,10 @@ def rlimit_prefix(processes: int) -> list[str]:
 _found: dict[str, Path | None] = {}
 _find_lock = threading.Lock()
 _serial = itertools.count()
+# The cgroups of runs still going: removed at exit too, since a Ctrl-C ends jig while the
+# thread that made them may not get to its `finally` (the interpreter does not wait for it).
+_live: set[Path] = set()
+_live_lock = threading.Lock()
 
 
 def hierarchy(controller: str) -> Path | None:
@@ -257,13 +262,25 @@ def enforced(
     finally:
         for folder in made:
             _empty_and_remove(folder)
+            with _live_lock:
+                _live.discard(folder)
 
 
 def _make(folder: Path, made: list[Path]) -> Path:
     if folder not in made:  # v2: one folder carries both controllers
         folder.mkdir()
         made.append(folder)
+        with _live_lock:
+            _live.add(folder)
     return folder
+
+
+@atexit.register
+def _remove_live() -> None:
+    with _live_lock:
+        left = list(_live)
+    for folder in left:
+        _empty_and_remove(folder)
 
 
 def _limit_memory(folder: Path, memory_mb: int) -> None:

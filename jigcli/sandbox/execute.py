@@ -10,6 +10,7 @@ ended the run.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import shutil
@@ -27,15 +28,29 @@ from jigcli.sandbox.routes import Route
 from jigcli.sandbox.views import check_view
 
 
+STAGE_PREFIX = "jig-sandbox-"
+# Stages of runs still going: removed at exit too, since a Ctrl-C ends jig while the thread
+# that made them may not get to its `finally` (the interpreter does not wait for it).
+_live: set[Path] = set()
+
+
 @contextlib.contextmanager
 def staged(job: Job) -> Iterator[Path]:
     """A private temporary folder holding the job's inputs, removed afterwards."""
-    stage = Path(tempfile.mkdtemp(prefix="jig-sandbox-"))
+    stage = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX))
+    _live.add(stage)
     try:
         for name, data in job.view.inputs.items():
             (stage / name).write_bytes(data)
         yield stage
     finally:
+        shutil.rmtree(stage, ignore_errors=True)
+        _live.discard(stage)
+
+
+@atexit.register
+def _remove_live() -> None:
+    for stage in list(_live):
         shutil.rmtree(stage, ignore_errors=True)
 
 

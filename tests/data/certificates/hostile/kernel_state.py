@@ -59,6 +59,12 @@ def write(path, text):
     return call
 
 
+status = {line.split(":")[0]: line.split(":", 1)[1].strip() for line in open("/proc/self/status")}
+results["CapEff"] = status.get("CapEff")
+results["NoNewPrivs"] = status.get("NoNewPrivs")
+results["Seccomp"] = status.get("Seccomp")
+results["uid_map"] = " ".join(open("/proc/self/uid_map").read().split())
+
 # Host-global settings: the core pattern would make the host's root run a command later.
 attempt("sysctl_core_pattern", write("/proc/sys/kernel/core_pattern", task["core_pattern"]))
 attempt("sysctl_hostname", write("/proc/sys/kernel/hostname", token[:60]))
@@ -92,9 +98,4 @@ if big:
                 handle.write(b"\0" * (1 << 20))
                 handle.flush()
     attempt("dev_shm_big", fill)
-status = {line.split(":")[0]: line.split(":", 1)[1].strip() for line in open("/proc/self/status")}
-results["CapEff"] = status.get("CapEff")
-results["NoNewPrivs"] = status.get("NoNewPrivs")
-results["Seccomp"] = status.get("Seccomp")
-results["uid_map"] = " ".join(open("/proc/self/uid_map").read().split())
 print("CONJECT_CERT: " + json.dumps({"ok": True, "canonical": json.dumps(results, sort_keys=True)}))
