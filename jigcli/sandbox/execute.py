@@ -27,7 +27,6 @@ from jigcli.sandbox.job import Execution, Job, SetupFailed
 from jigcli.sandbox.routes import Route
 from jigcli.sandbox.views import check_view
 
-
 STAGE_PREFIX = "jig-sandbox-"
 # Stages of runs still going: removed at exit too, since a Ctrl-C ends jig while the thread
 # that made them may not get to its `finally` (the interpreter does not wait for it).

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from jigcli.display import one_line
 from jigcli.repo import Repo
 from jigcli.selftest.judge import Result
 from jigcli.summary import cell, code, table
@@ -126,13 +127,13 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
         for problem in r.problems if r.failed else ():
             if r.reason in shared:  # said once below, not once per example
                 problem = problem.removesuffix(f": {r.detail}")
-            console.print(result_line(r.case.rel, None, "error", problem))
+            console.print(result_line(r.case.rel, None, "error", one_line(problem)))
     for reason, number in Counter(r.reason for r in results if r.skipped).items():
         console.print(f"{mark('pending')} {number} skipped {escape(_advice(reason))}")
     # Failures that say nothing about the examples (no sandbox, a crash): what to do, once.
     for reason, number in Counter(r.reason for r in results if r.failed).items():
         if reason in REASONS and not REASONS[reason].actionable:
-            said = f" — {shared[reason]}" if reason in shared else ""
+            said = f" — {one_line(shared[reason])}" if reason in shared else ""
             console.print(
                 f"{mark('error')} {number} failed {escape(_advice(reason))}{escape(said)}"
             )
