@@ -238,7 +238,13 @@ def _last_words(stderr: str, limits: CertLimits, *, capped: bool) -> str:
 
 
 def parse_marker(stdout: str) -> tuple[dict[str, Any] | None, str]:
-    """The checker's one `CONJECT_CERT:` object, or None and why the protocol is broken."""
+    """The checker's one `CONJECT_CERT:` object, or None and why the protocol is broken.
+
+    Read strictly, since the checker's words decide a verdict: a key given twice, a number
+    of any kind (no field is one; an oversized integer would pass Python's int-string limit,
+    a non-finite one is not JSON), a field not documented or of the wrong type, a string
+    that is not valid Unicode: each breaks the protocol, none is guessed at.
+    """
     # Lines end at "\n" only: a canonical form printed with ensure_ascii=False may hold
     # U+2028 and friends, which str.splitlines would break the line at.
     lines = [line for line in stdout.split("\n") if line.startswith(MARKER)]
@@ -248,9 +254,17 @@ def parse_marker(stdout: str) -> tuple[dict[str, Any] | None, str]:
         return None, f"the checker printed {len(lines)} {MARKER} lines; exactly one is allowed"
     text = lines[0][len(MARKER) :].strip()
     try:
-        payload = json.loads(text)
+        payload = json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_int=_no_number,
+            parse_float=_no_number,
+            parse_constant=_no_number,
+        )
     except json.JSONDecodeError as exc:
         return None, f"the {MARKER} line is not valid JSON ({exc.msg} at column {exc.colno})"
+    except _Refused as refused:
+        return None, f"the {MARKER} object is malformed: {refused}"
     except RecursionError:
         return None, f"the {MARKER} line nests too deeply to be read"
     problem = _payload_problem(payload)
@@ -259,16 +273,51 @@ def parse_marker(stdout: str) -> tuple[dict[str, Any] | None, str]:
     return payload, ""
 
 
+FIELDS = {"ok": bool, "reason": str, "canonical": str}
+
+
+class _Refused(ValueError):
+    """A part of the marker's JSON that the protocol does not allow."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Refused(f"the key {key!r} is given twice")
+        seen[key] = value
+    return seen
+
+
+def _no_number(token: str) -> Any:
+    shown = token if len(token) <= 20 else token[:20] + "…"
+    raise _Refused(f"{shown} is a number; no field of the protocol is one")
+
+
 def _payload_problem(payload: Any) -> str | None:
     if not isinstance(payload, dict):
         return "it must be a JSON object"
+    unknown = sorted(set(payload) - set(FIELDS))
+    if unknown:
+        return f"{', '.join(map(repr, unknown))} is not a field (ok, reason, canonical)"
     if not isinstance(payload.get("ok"), bool):
         return "ok must be true or false"
-    if "reason" in payload and not isinstance(payload["reason"], str):
-        return "reason must be a string"
-    if payload["ok"] and not isinstance(payload.get("canonical"), str):
+    for name in ("reason", "canonical"):
+        if name in payload and not isinstance(payload[name], str):
+            return f"{name} must be a string"
+        if name in payload and not _encodable(payload[name]):
+            return f"{name} holds a lone surrogate, which is not Unicode text"
+    if payload["ok"] and "canonical" not in payload:
         return "an accepted witness needs canonical, a string"
     return None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _tail(text: str) -> str:
