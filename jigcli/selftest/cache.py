@@ -32,6 +32,7 @@ from typing import Any
 
 import jigcli
 from jigcli.hashing import sha256_hex
+from jigcli.manifest import path_problem
 from jigcli.repo import Repo
 from jigcli.selftest.discover import Case
 
@@ -138,12 +139,8 @@ class Keys:
         return parts
 
     def _certificate_parts(self, case: Case) -> list[tuple[str, str]]:
-        witness = case.data.get("witness")
         parts = [
-            (
-                "witness",
-                _file_digest(case.path.parent / witness) if isinstance(witness, str) else "none",
-            ),
+            ("witness", _witness_digest(case)),
             ("python", f"{sys.executable} {sys.version}"),
             ("allow_no_netns", str(self.allow_no_netns)),
         ]
@@ -195,6 +192,22 @@ def _excluded(relative: Path) -> bool:
     return first == "submissions" or any(
         part.startswith(".") or part == "__pycache__" for part in relative.parts
     )
+
+
+def _witness_digest(case: Case) -> str:
+    """The witness's SHA-256, read as the pipeline reads it (no link, no FIFO, at most the
+    heavy lane's cap); a word for each way it cannot be, which its verdict will say too."""
+    from jigcli.certificates.spec import LANES
+    from jigcli.safefiles import Unreadable, read_beneath
+
+    witness = case.data.get("witness")
+    if not isinstance(witness, str) or path_problem(witness) is not None:
+        return "invalid"
+    try:
+        data = read_beneath(case.path.parent, witness, LANES["heavy"].ceiling.witness_bytes)
+    except Unreadable as why:
+        return f"unusable: {why.kind}"
+    return sha256_hex(data)
 
 
 def _file_digest(path: Path) -> str:
