@@ -20,7 +20,6 @@ error.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -34,6 +33,8 @@ import jigcli
 from jigcli.hashing import sha256_hex
 from jigcli.manifest import path_problem
 from jigcli.repo import Repo
+from jigcli.safefiles import Unreadable, read_beneath
+from jigcli.safewrite import write_beneath
 from jigcli.selftest.discover import Case
 
 CACHE_FORMAT = "jig-selftest-cache-v1"
@@ -44,6 +45,7 @@ NEVER_CACHED = frozenset(
 )
 PACKAGE = Path(jigcli.__file__).resolve().parent
 PIN_FILES = ("lean-toolchain", "lake-manifest.json", "lakefile.toml", "lakefile.lean")
+_ENTRY_CAP = 64 * 1024 * 1024  # one cached verdict, read back
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*$")
 
@@ -69,13 +71,13 @@ class VerdictCache:
     def __init__(self, directory: Path) -> None:
         self.directory = directory / "verdicts" / CACHE_FORMAT
 
-    def _path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key}.json"
+    def _name(self, key: str) -> str:
+        return f"{key[:2]}/{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
         try:
-            document = json.loads(self._path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            document = json.loads(read_beneath(self.directory, self._name(key), _ENTRY_CAP))
+        except (Unreadable, OSError, ValueError):
             return None
         if not isinstance(document, dict) or not cacheable(document):
             return None
@@ -85,15 +87,11 @@ class VerdictCache:
         """Store `document` if it may be cached; False when it was not stored."""
         if not cacheable(document):
             return False
-        path = self._path(key)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
-            tmp.replace(path)
+            self.directory.mkdir(parents=True, exist_ok=True)
+            data = json.dumps(document, ensure_ascii=False).encode("utf-8")
+            write_beneath(self.directory, self._name(key), data)  # through no link
         except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
             return False
         return True
 
@@ -198,7 +196,6 @@ def _witness_digest(case: Case) -> str:
     """The witness's SHA-256, read as the pipeline reads it (no link, no FIFO, at most the
     heavy lane's cap); a word for each way it cannot be, which its verdict will say too."""
     from jigcli.certificates.spec import LANES
-    from jigcli.safefiles import Unreadable, read_beneath
 
     witness = case.data.get("witness")
     if not isinstance(witness, str) or path_problem(witness) is not None:

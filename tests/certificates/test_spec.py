@@ -66,7 +66,7 @@ def test_a_spec_that_is_not_json_is_refused(tmp_path):
 
 def test_a_missing_spec_is_refused(tmp_path):
     (tmp_path / "T001").mkdir()
-    with pytest.raises(SpecError, match="spec.json does not exist"):
+    with pytest.raises(SpecError, match=r"spec\.json does not exist"):
         read_spec(tmp_path / "T001")
 
 
