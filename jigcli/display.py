@@ -15,7 +15,7 @@ from __future__ import annotations
 import unicodedata
 
 LIMIT = 300  # characters shown of one untrusted line
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def one_line(text: object, limit: int = LIMIT) -> str:
