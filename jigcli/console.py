@@ -36,6 +36,9 @@ def emit_json(document: Any) -> None:
 
 
 def say_error(message: str) -> None:
-    """One line on stderr, `jig: <message>`, never markup-interpreted."""
-    sys.stderr.write(f"jig: {message}\n")
+    """One line on stderr, `jig: <message>`, never markup-interpreted, its control characters
+    (a tool's words inside it) shown escaped."""
+    from jigcli.display import one_line
+
+    sys.stderr.write(f"jig: {one_line(message, 10_000)}\n")
     sys.stderr.flush()

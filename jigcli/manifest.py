@@ -2,10 +2,13 @@
 
 A manifest that exists but is malformed is not a usage error: it is a red `bad_manifest`
 verdict, so `ManifestError` carries a sentence naming the field for the verdict's detail.
+Every field that names a statement, a Lean constant or a file is checked whole before any
+step uses it (`_check_names`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,9 +84,48 @@ def read_manifest(path: Path) -> Manifest:
     if problems:
         raise ManifestError("; ".join(problems))
     manifest = Manifest(path=path, data=data, raw=raw)
+    _check_names(data)
     if manifest.kind == "lean":
         _check_lean_fields(manifest)
     return manifest
+
+
+# Fields naming a file or a Lean name, and the whole of what each may be. The schema's
+# patterns are searched, and `$` there matches before a final newline, so `"S001\n"` passed
+# them; these match the whole value.
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")
+_LEAN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*")
+_NAMES = {"statement_id": _ID, "refutes": _ID, "module": _LEAN_NAME, "decl": _LEAN_NAME}
+_PATHS = ("witness", "duplicate_of")
+
+
+def _check_names(data: dict[str, Any]) -> None:
+    """Every id, Lean name and path field, checked before anything uses it."""
+    for field, whole in _NAMES.items():
+        value = data.get(field)
+        if isinstance(value, str) and not whole.fullmatch(value):
+            raise ManifestError(f"{field}: {value!r} is not a valid {field.replace('_', ' ')}")
+    for field in _PATHS:
+        value = data.get(field)
+        if isinstance(value, str):
+            problem = path_problem(value)
+            if problem is not None:
+                raise ManifestError(f"{field}: {value!r} {problem}")
+
+
+def path_problem(value: str) -> str | None:
+    """Why `value` cannot name a file inside the repo relative to where it is named, else
+    None: a control character (NUL, a newline), an absolute path, a `..`, an empty part."""
+    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in value):
+        return "holds a control character"
+    if value.startswith("/"):
+        return "must be relative to the manifest, not an absolute path"
+    parts = value.split("/")
+    if ".." in parts:
+        return "leaves its folder (..); name a file inside it"
+    if any(part in ("", ".") for part in parts):
+        return "has an empty or '.' part; write the plain relative path"
+    return None
 
 
 def _parse_json(raw: bytes) -> dict[str, Any]:

@@ -20,6 +20,7 @@ import resource
 import selectors
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -55,9 +56,12 @@ class Limits:
     file_size_mb: int | None = None
     processes: int | None = None
     no_core: bool = True
-    # A cgroup folder the child joins before `exec`, so the cgroup's limits (`pids.max`) bind
-    # it and everything it starts; None joins none.
-    cgroup: Path | None = None
+    # Cgroup folders the child joins before `exec` (one per cgroup v1 hierarchy, or one v2
+    # folder), so their limits (`pids.max`, memory) bind it and everything it starts.
+    cgroups: tuple[Path, ...] = ()
+    # Give the child a new, empty session keyring: the caller's (and the keys it holds)
+    # must not be reachable from an untrusted program.
+    fresh_keyring: bool = False
 
     def rlimits(self) -> list[tuple[int, int]]:
         pairs: list[tuple[int, int]] = []
@@ -121,18 +125,22 @@ class ProgramMissing(Exception):
         self.program = program
 
 
-def _child_setup(rlimits: list[tuple[int, int]], cgroup: Path | None) -> Callable[[], None]:
+def _child_setup(limits: Limits) -> Callable[[], None] | None:
+    rlimits = limits.rlimits()
     # The child, single-threaded, moves itself ("0"). Through cgroup v1's `tasks` that moves
     # one thread, which skips the global lock `cgroup.procs` takes (an RCU grace period,
     # some 10 ms, on every move); cgroup v2 has only `cgroup.procs` for this.
-    join = None
-    if cgroup is not None:
-        tasks = cgroup / "tasks"
-        join = os.fsencode(tasks if tasks.exists() else cgroup / "cgroup.procs")
+    joins = [
+        os.fsencode(cgroup / "tasks" if (cgroup / "tasks").exists() else cgroup / "cgroup.procs")
+        for cgroup in limits.cgroups
+    ]
+    new_keyring = _keyring_joiner() if limits.fresh_keyring else None
+    if not (rlimits or joins or new_keyring):
+        return None
 
     # Runs in the forked child before exec: keep it to plain system calls.
     def setup() -> None:
-        if join is not None:
+        for join in joins:
             fd = os.open(join, os.O_WRONLY)
             try:
                 os.write(fd, b"0")
@@ -142,8 +150,35 @@ def _child_setup(rlimits: list[tuple[int, int]], cgroup: Path | None) -> Callabl
             soft = value
             hard = value + 1 if which == resource.RLIMIT_CPU else value
             resource.setrlimit(which, (soft, hard))
+        if new_keyring is not None:
+            new_keyring()
 
     return setup
+
+
+# keyctl(2)'s number where jig runs on Linux; KEYCTL_JOIN_SESSION_KEYRING with no name makes
+# and joins a new anonymous session keyring.
+_KEYCTL = {"x86_64": 250, "aarch64": 219, "riscv64": 219, "ppc64le": 271, "s390x": 280}
+_KEYCTL_JOIN_SESSION_KEYRING = 1
+
+
+def _keyring_joiner() -> Callable[[], None] | None:
+    """A call that joins a new session keyring, bound before the fork (ctypes loads there);
+    None where this kernel or architecture offers none (then there is no keyring to leak)."""
+    number = _KEYCTL.get(os.uname().machine)
+    if number is None or not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    syscall = ctypes.CDLL(None, use_errno=True).syscall
+    syscall.restype = ctypes.c_long
+    syscall.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p]
+
+    def join() -> None:
+        if syscall(number, _KEYCTL_JOIN_SESSION_KEYRING, None) < 0:
+            raise OSError(ctypes.get_errno(), "cannot join a new session keyring")
+
+    return join
 
 
 def kill_group(pid: int) -> None:
@@ -205,6 +240,7 @@ def run(
     output_cap: int = DEFAULT_OUTPUT_CAP,
     stdin_data: bytes | None = None,
     on_line: Callable[[str], None] | None = None,
+    pass_fds: Sequence[int] = (),
 ) -> RunResult:
     """Run `argv` to completion, within `timeout` seconds and `output_cap` bytes per stream.
 
@@ -214,8 +250,7 @@ def run(
     inside `stopping()`.
     """
     args = [os.fspath(a) for a in argv]
-    rlimits = (limits or Limits(no_core=False)).rlimits()
-    cgroup = limits.cgroup if limits is not None else None
+    setup = _child_setup(limits or Limits(no_core=False))
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
@@ -226,7 +261,8 @@ def run(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
-            preexec_fn=_child_setup(rlimits, cgroup) if rlimits or cgroup else None,
+            preexec_fn=setup,
+            pass_fds=pass_fds,
         )
     except (FileNotFoundError, PermissionError) as exc:
         raise ProgramMissing(args[0]) from exc

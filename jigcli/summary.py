@@ -2,8 +2,9 @@
 
 Shared by `jig verify` (one verdict: `verdict_markdown`), `jig selftest` (its table is built
 in `jigcli.selftest.report` from `table`) and the CI fallback script, which runs before jig
-may be installed — so this module needs only the standard library. A summary that cannot
-be written is a warning on stderr, never a failure: the verdicts are what count.
+may be installed — so this module needs only the standard library. Everything a tool said
+arrives here as data: one line, its control characters shown escaped (`jigcli.display`).
+A summary that cannot be written is a warning on stderr, never a failure.
 """
 
 from __future__ import annotations
@@ -12,18 +13,24 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from jigcli.display import one_line
+
 MARKS = {"ok": "✅ ok", "failed": "❌ failed", "not run": "⏭️ not run"}
 VERDICT_MARKS = {"green": "✅ green", "red": "❌ red"}
 
 
 def cell(text: str) -> str:
-    """Text that stays inside one table cell: pipes escaped, line breaks flattened."""
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Text that stays inside one table cell: one safe line (`jigcli.display`), pipes
+    escaped."""
+    return one_line(text).replace("|", "\\|")
 
 
 def code(text: str | None) -> str:
-    """Inline code, or nothing for nothing."""
-    return f"`{text}`" if text else ""
+    """Inline code, or nothing for nothing; a backquote in it cannot end the code span."""
+    if not text:
+        return ""
+    quoted = one_line(text).replace("`", "'")
+    return f"`{quoted}`"
 
 
 def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
@@ -96,6 +103,7 @@ def _check(check: dict[str, Any]) -> tuple[str, str]:
 
 
 def _line(text: Any) -> str:
-    """The first line of a detail (a compiler's output belongs in the artifact, not here)."""
-    lines = str(text or "").strip().splitlines()
-    return lines[0] if lines else ""
+    """The first line of a detail, made safe, `…` when more follows (a compiler's output
+    belongs in the artifact, not here)."""
+    first, _, rest = str(text or "").strip().partition("\n")
+    return one_line(first) + (" …" if rest.strip() else "")

@@ -269,11 +269,8 @@ class Verdict:
         return json.dumps(self.to_json(), indent=2, ensure_ascii=False)
 
     def write(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        try:
-            tmp.write_text(self.dumps() + "\n", encoding="utf-8")
-            tmp.replace(path)
-        except OSError:  # a folder in the way, a full disk: leave nothing half-written behind
-            tmp.unlink(missing_ok=True)
-            raise
+        """Write the verdict to `path` atomically, never through a link (`jigcli.safewrite`:
+        a link or a folder at `path` is an `UnsafeTarget`)."""
+        from jigcli.safewrite import write_file
+
+        write_file(path, (self.dumps() + "\n").encode("utf-8"))

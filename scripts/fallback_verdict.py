@@ -1,4 +1,4 @@
-"""Write a red verdict to PATH, saying why jig wrote none, unless a verdict is already there.
+"""Write a red verdict to PATH, saying why jig wrote none, unless jig wrote one in this run.
 
 The dispatch job of the GitHub workflow runs this in an `if: always()` step, so a dispatch
 always ends with a verdict that says what happened, never with silence:
@@ -15,39 +15,46 @@ recorded (empty when it never got to record one); STATUS is `job.status`. Why no
 - anything else (jig crashed, was killed, or a set-up step failed before it ran) — a red
   `verifier_error`: not the submission's fault.
 
-The verdict also goes into the job summary, as `jig verify` would have put it there. A file
-at PATH that is not a JSON object — a write cut short — counts as no verdict.
+The verdict also goes into the job summary, as `jig verify` would have put it there. Only a
+verdict jig wrote in this run counts: jig exited 0 or 1 (it exits so only after writing
+`--out`) and PATH holds a JSON object. Anything else at PATH — a verdict committed to the
+ref under test, a link, a folder, a write cut short — is replaced, never trusted.
 
 It must work even when the job died before jig was installed, so it imports jig from the
-checkout beside it (`jigcli.verdict` and `jigcli.summary` need only the standard library).
+checkout beside it (`jigcli.verdict`, `jigcli.summary`, `jigcli.safefiles` and
+`jigcli.safewrite` need only the standard library).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from jigcli.safefiles import Unreadable, read_file
 from jigcli.summary import append_step_summary, verdict_markdown
 from jigcli.verdict import Verdict
 
 OUTCOMES = ("success", "failure", "cancelled", "skipped")
+VERDICT_CAP = 16 * 1024 * 1024  # a verdict or manifest read back (never a FIFO, never GBs)
 USAGE_ERROR = 2  # jig's exit status for arguments it refuses
 
 
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     path, submission = Path(args.path), args.submission
-    if _has_verdict(path):
+    if _jig_wrote(args.exit_code) and _has_verdict(path):
         return 0
     reason, detail = why(args)
     verdict = Verdict(
         kind=_kind(Path(submission)), submission=submission, statement_id=args.statement_id
     )
     verdict.fail(reason, detail)
+    _clear(path)
     verdict.finish().write(path)
     append_step_summary(verdict_markdown(verdict.to_json()))
     print(f"wrote a red {reason} verdict to {path}: {detail}")
@@ -103,18 +110,31 @@ def _unreadable(manifest: Path, ref: str) -> str:
     return f"{where}: jig verify refused it (exit 2); its message is in the step's log"
 
 
+def _jig_wrote(exit_code: str) -> bool:
+    """Whether jig verify ended having written its verdict: 0 green, 1 red."""
+    return exit_code.strip() in ("0", "1")
+
+
 def _has_verdict(path: Path) -> bool:
     try:
-        return isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
-    except (OSError, ValueError):
+        return isinstance(json.loads(read_file(path, VERDICT_CAP)), dict)
+    except (Unreadable, ValueError):
         return False
+
+
+def _clear(path: Path) -> None:
+    """Remove whatever is at `path` (a file, a link, a folder) so the verdict replaces it."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
 
 
 def _kind(manifest: Path) -> str:
     """The manifest's kind when it can be read, so a certificate is not called a Lean proof."""
     try:
-        kind = json.loads(manifest.read_text(encoding="utf-8")).get("kind")
-    except (OSError, ValueError, AttributeError):
+        kind = json.loads(read_file(manifest, VERDICT_CAP)).get("kind")
+    except (Unreadable, ValueError, AttributeError):
         return "lean"
     return kind if kind in ("lean", "certificate") else "lean"
 

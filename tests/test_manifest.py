@@ -103,3 +103,33 @@ def test_an_oversized_manifest_is_refused_without_reading_it_whole(tmp_path):
         stream.truncate(64 * 1024 * 1024)  # sparse: no disk, but 64 MB if read whole
     with pytest.raises(ManifestError, match="larger than"):
         read_manifest(path)
+
+
+CERTIFICATE = {
+    "schema": "conject.submission.v1",
+    "kind": "certificate",
+    "statement_id": "C001",
+    "witness": "x.witness",
+}
+
+
+@pytest.mark.parametrize(
+    ("base", "change", "said"),
+    [
+        (GOOD, {"statement_id": "S001\n"}, "statement_id: 'S001\\n' is not a valid"),
+        (GOOD, {"refutes": "S002\n"}, "refutes: 'S002\\n' is not a valid"),
+        (GOOD, {"module": "Submissions.S001.Alice\n"}, "module: "),
+        (GOOD, {"decl": "Submissions.S001.Alice.proof\n"}, "decl: "),
+        (CERTIFICATE, {"witness": "x\u0000.witness"}, "holds a control character"),
+        (CERTIFICATE, {"witness": "x.witness\n"}, "holds a control character"),
+        (CERTIFICATE, {"witness": "../x.witness"}, "leaves its folder"),
+        (CERTIFICATE, {"witness": "/etc/passwd"}, "not an absolute path"),
+        (CERTIFICATE, {"witness": "a//x.witness"}, "empty or '.' part"),
+        (GOOD, {"duplicate_of": "../../other.json"}, "duplicate_of: "),
+        (GOOD, {"duplicate_of": "Submissions/S001/B.json\u0000"}, "control character"),
+    ],
+)
+def test_an_id_or_path_field_is_checked_whole_before_use(tmp_path, base, change, said):
+    with pytest.raises(ManifestError) as refused:
+        read_manifest(write(tmp_path, {**base, **change}))
+    assert said in str(refused.value)

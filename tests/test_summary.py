@@ -14,7 +14,7 @@ def red_verdict() -> dict:
 
 
 def test_a_cell_cannot_break_its_table():
-    assert cell("a | b\nc") == "a \\| b c"
+    assert cell("a | b\nc\x1b[2K") == "a \\| b\\nc\\x1b[2K"
 
 
 def test_a_table_has_a_header_a_rule_and_one_row_each():
@@ -27,7 +27,7 @@ def test_a_verdict_says_what_how_it_ended_and_each_check():
     assert "| submission | statement | verdict | reason | term hash |" in text
     assert "| `Submissions/S001/A.json` | S001 | red | sorry | — |" in text
     assert "| manifest | ✅ ok | conject.submission.v1, valid |" in text
-    assert "| axioms | ❌ failed | sorryAx |" in text  # the first line only
+    assert "| axioms | ❌ failed | sorryAx … |" in text  # the first line only, and a mark
     assert "| kernel_replay | ⏭️ not run | an earlier check failed |" in text
     assert "long output" not in text and "**Why:** the proof depends on sorryAx" in text
     assert "**Next:**" in text

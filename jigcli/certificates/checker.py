@@ -10,8 +10,9 @@ How a run is judged, first match wins:
 - out of wall clock, or killed at the CPU limit → `timeout` (a fork bomb held at its process
   cap ends here: it never finishes);
 - more output than the limit on stdout or stderr (the run is stopped) → `checker_protocol`;
-- killed by a signal, or a non-zero exit → `checker_error` (a checker that dies of a refused
-  fork, as a naive fork bomb does, ends here, the detail naming its process limit);
+- killed at the run's memory limit, by a signal, or a non-zero exit → `checker_error` (a
+  checker that dies of a refused fork, as a naive fork bomb does, ends here, the detail
+  naming its process limit);
 - not exactly one well-formed marker line → `checker_protocol`;
 - `ok: false` → `invalid_witness`, with the checker's reason;
 - `ok: true` → `ok`, with `canonical`.
@@ -28,10 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jigcli.certificates import sandbox
+from jigcli.certificates import isolation
 from jigcli.certificates.spec import CertLimits
 from jigcli.hashing import sha256_tagged
 from jigcli.run import Deadline
+from jigcli.sandbox import probe as probing
+from jigcli.sandbox.cgroups import memory_cap
+from jigcli.sandbox.execute import execute
+from jigcli.sandbox.job import Execution, SetupFailed
 
 MARKER = "CONJECT_CERT:"
 TAIL_CHARS = 4000
@@ -58,6 +63,9 @@ class Outcome:
     probe_sec: float = 0.0
     processes_cap: str | None = None  # what capped its processes; None: nothing did
     processes_note: str = ""  # how, or why nothing did
+    memory_capped: bool = False  # whether a memory cgroup held the whole run
+    memory_note: str = ""  # how, or why nothing did
+    seccomp: bool = False  # whether a seccomp filter held its system calls
 
     @property
     def ok(self) -> bool:
@@ -69,12 +77,17 @@ class Outcome:
         return None if self.canonical is None else sha256_tagged(self.canonical)
 
     def applied_limits(self) -> dict[str, Any]:
-        """The limits as applied: `processes` is null when nothing here could enforce it."""
+        """The limits as applied: `processes` and `memory_mb` are null when nothing here
+        could enforce them, and the notes say how or why not."""
         applied = self.limits.to_json()
         if self.processes_cap is None:
             applied["processes"] = None
+        if not self.memory_capped:
+            applied["memory_mb"] = None
         applied["processes_mechanism"] = self.processes_cap
         applied["processes_note"] = self.processes_note
+        applied["memory_note"] = self.memory_note
+        applied["seccomp"] = self.seccomp
         return applied
 
 
@@ -95,33 +108,37 @@ def check_witness(
     shorter than `limits.wall_sec`, is the wall clock instead. Never raises for anything the
     checker or witness does: every end is an `Outcome`.
     """
-    interpreter = python or sandbox.default_python()
+    interpreter = python or isolation.default_python()
+    trial = isolation.probe_job(interpreter)
     started = time.monotonic()
-    chosen = sandbox.choose(interpreter, allow_none=allow_unsandboxed, only=route)
+    chosen = probing.choose(trial, allow_none=allow_unsandboxed, only=route)
     probe_sec = time.monotonic() - started
     if chosen is None:
         return Outcome(
             "sandbox_unavailable",
-            "no isolation route works here (" + sandbox.refusal(interpreter) + ")",
+            "no isolation route works here (" + probing.refusal(trial) + ")",
             None,
             limits,
             probe_sec=probe_sec,
         )
-    cap = sandbox.process_cap(chosen, interpreter)
+    cap = probing.process_cap(chosen, trial)
     wall = limits.wall_sec if deadline is None else min(limits.wall_sec, deadline.remaining())
+    job = isolation.checker_job(interpreter, checker_source, witness, limits, wall)
     try:
-        with sandbox.staged(checker_source, witness) as stage:
-            done = sandbox.execute(chosen, interpreter, stage, limits, wall, cap.mechanism)
-    except sandbox.SetupFailed as failed:
+        done = execute(chosen, job, cap.mechanism)
+    except SetupFailed as failed:
         detail = f"the {chosen.name} sandbox could not run the checker: {failed}"
         return Outcome("sandbox_unavailable", detail, None, limits, probe_sec=probe_sec)
     outcome = judge(done, limits, wall)
     outcome.probe_sec = probe_sec
     outcome.processes_cap, outcome.processes_note = cap.mechanism, cap.why
+    outcome.memory_capped = done.memory_mb is not None
+    outcome.memory_note = memory_cap().why
+    outcome.seccomp = done.seccomp
     return outcome
 
 
-def judge(done: sandbox.Execution, limits: CertLimits, wall_sec: float) -> Outcome:
+def judge(done: Execution, limits: CertLimits, wall_sec: float) -> Outcome:
     """The outcome of one execution, by the rules in the module docstring."""
     result = done.result
     outcome = Outcome(
@@ -155,9 +172,7 @@ def judge(done: sandbox.Execution, limits: CertLimits, wall_sec: float) -> Outco
     return outcome
 
 
-def _ended_badly(
-    done: sandbox.Execution, limits: CertLimits, wall_sec: float
-) -> tuple[str, str] | None:
+def _ended_badly(done: Execution, limits: CertLimits, wall_sec: float) -> tuple[str, str] | None:
     result = done.result
     held = _held_at_cap(done, limits)
     if result.timed_out:
@@ -175,6 +190,11 @@ def _ended_badly(
                 f"the checker wrote more than {limits.output_bytes} bytes on {stream} "
                 f"({seen} read) and was stopped"
             )
+    if done.out_of_memory:
+        return "checker_error", (
+            f"the checker was killed at its memory limit of {limits.memory_mb} MB "
+            "(its processes, scratch and /dev/shm together)"
+        )
     if done.signal is not None:
         return "checker_error", f"the checker was killed by {done.signal_name}"
     if done.exit_status != 0:
@@ -183,7 +203,7 @@ def _ended_badly(
     return None
 
 
-def _held_at_cap(done: sandbox.Execution, limits: CertLimits) -> str:
+def _held_at_cap(done: Execution, limits: CertLimits) -> str:
     """A clause saying the process cap refused new processes, where the kernel counted them."""
     if not done.refused_forks:
         return ""
@@ -193,7 +213,7 @@ def _held_at_cap(done: sandbox.Execution, limits: CertLimits) -> str:
     )
 
 
-def _cpu_exhausted(done: sandbox.Execution, limits: CertLimits) -> bool:
+def _cpu_exhausted(done: Execution, limits: CertLimits) -> bool:
     if done.signal == signal.SIGXCPU:
         return True
     # A checker that ignores SIGXCPU is killed by the hard limit a second later; where the
@@ -218,7 +238,13 @@ def _last_words(stderr: str, limits: CertLimits, *, capped: bool) -> str:
 
 
 def parse_marker(stdout: str) -> tuple[dict[str, Any] | None, str]:
-    """The checker's one `CONJECT_CERT:` object, or None and why the protocol is broken."""
+    """The checker's one `CONJECT_CERT:` object, or None and why the protocol is broken.
+
+    Read strictly, since the checker's words decide a verdict: a key given twice, a number
+    of any kind (no field is one; an oversized integer would pass Python's int-string limit,
+    a non-finite one is not JSON), a field not documented or of the wrong type, a string
+    that is not valid Unicode: each breaks the protocol, none is guessed at.
+    """
     # Lines end at "\n" only: a canonical form printed with ensure_ascii=False may hold
     # U+2028 and friends, which str.splitlines would break the line at.
     lines = [line for line in stdout.split("\n") if line.startswith(MARKER)]
@@ -228,9 +254,17 @@ def parse_marker(stdout: str) -> tuple[dict[str, Any] | None, str]:
         return None, f"the checker printed {len(lines)} {MARKER} lines; exactly one is allowed"
     text = lines[0][len(MARKER) :].strip()
     try:
-        payload = json.loads(text)
+        payload = json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_int=_no_number,
+            parse_float=_no_number,
+            parse_constant=_no_number,
+        )
     except json.JSONDecodeError as exc:
         return None, f"the {MARKER} line is not valid JSON ({exc.msg} at column {exc.colno})"
+    except _Refused as refused:
+        return None, f"the {MARKER} object is malformed: {refused}"
     except RecursionError:
         return None, f"the {MARKER} line nests too deeply to be read"
     problem = _payload_problem(payload)
@@ -239,16 +273,51 @@ def parse_marker(stdout: str) -> tuple[dict[str, Any] | None, str]:
     return payload, ""
 
 
+FIELDS = {"ok": bool, "reason": str, "canonical": str}
+
+
+class _Refused(ValueError):
+    """A part of the marker's JSON that the protocol does not allow."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Refused(f"the key {key!r} is given twice")
+        seen[key] = value
+    return seen
+
+
+def _no_number(token: str) -> Any:
+    shown = token if len(token) <= 20 else token[:20] + "…"
+    raise _Refused(f"{shown} is a number; no field of the protocol is one")
+
+
 def _payload_problem(payload: Any) -> str | None:
     if not isinstance(payload, dict):
         return "it must be a JSON object"
+    unknown = sorted(set(payload) - set(FIELDS))
+    if unknown:
+        return f"{', '.join(map(repr, unknown))} is not a field (ok, reason, canonical)"
     if not isinstance(payload.get("ok"), bool):
         return "ok must be true or false"
-    if "reason" in payload and not isinstance(payload["reason"], str):
-        return "reason must be a string"
-    if payload["ok"] and not isinstance(payload.get("canonical"), str):
+    for name in ("reason", "canonical"):
+        if name in payload and not isinstance(payload[name], str):
+            return f"{name} must be a string"
+        if name in payload and not _encodable(payload[name]):
+            return f"{name} holds a lone surrogate, which is not Unicode text"
+    if payload["ok"] and "canonical" not in payload:
         return "an accepted witness needs canonical, a string"
     return None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _tail(text: str) -> str:

@@ -1,14 +1,16 @@
 """The certificate pipeline behind `jig verify` on a `kind: certificate` manifest.
 
 1. problem: `Certificates/<statement_id>/` is a folder inside `Certificates/` holding a valid
-   `spec.json` and a `checker.py` (else `unknown_statement`; a problem that is there but
-   broken, which its poser must fix, is `verifier_error`);
+   `spec.json` and a `checker.py`, each a regular file of bounded size that is no symbolic
+   link (else `unknown_statement`; a problem that is there but broken, which its poser must
+   fix, is `verifier_error` naming the file);
 2. limits: the spec's limits, clamped to the lane's ceiling (recorded either way; once the
    checker ran, `limits.processes` is the cap enforced, or null where nothing here could,
    with `processes_mechanism` and a `processes_note` saying how or why not);
-3. witness: the manifest's `witness` resolves, symlinks followed, inside the manifest's own
-   folder (else `bad_manifest`), is a regular file no larger than `witness_bytes` (else
-   `missing_witness`), and is read once: the bytes hashed are the bytes checked;
+3. witness: the manifest's `witness` names a file inside the manifest's own folder, reached
+   through no symbolic link (else `bad_manifest`), a regular file no larger than
+   `witness_bytes` (else `missing_witness`: a FIFO, a device or a huge sparse file is refused
+   before a byte is read), read once: the bytes hashed are the bytes checked;
 4. isolation: the best route that passes its probe here; with none, `sandbox_unavailable`
    unless the run allows no isolation (`--allow-no-netns`; the verdict then records `none`);
 5. checker: the checker runs on a copy of the witness and is judged by its protocol
@@ -21,16 +23,23 @@ Each step records itself in `verdict.checks`; a step that cannot run says why.
 
 from __future__ import annotations
 
-import os
-import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from jigcli.certificates.checker import Outcome, check_witness
-from jigcli.certificates.spec import CertLimits, Spec, SpecError, clamp, lane, read_spec
+from jigcli.certificates.spec import (
+    MAX_CHECKER_BYTES,
+    CertLimits,
+    Spec,
+    SpecError,
+    clamp,
+    lane,
+    read_spec,
+)
 from jigcli.hashing import sha256_tagged
 from jigcli.manifest import Manifest
+from jigcli.safefiles import LINK, MISSING, SIZE, Unreadable, read_beneath, read_file
 from jigcli.verdict import Verdict
 from jigcli.verify import VerifyContext
 
@@ -106,18 +115,18 @@ def _problem(statement_id: str, verdict: Verdict, context: VerifyContext) -> Pro
 def _load_problem(folder: Path, where: str, certificates: Path) -> Problem:
     if not folder.is_dir():
         raise _Refusal("unknown_statement", f"there is no certificate problem {where}/")
-    if folder.resolve().parent != certificates.resolve():
+    if folder.is_symlink() or folder.resolve().parent != certificates.resolve():
         raise _Refusal("unknown_statement", f"{where} is a link to outside Certificates/")
     try:
         spec = read_spec(folder, where=f"{where}/spec.json")
-        checker = spec.checker
-        if not checker.resolve().is_relative_to(folder.resolve()):
-            raise SpecError(f"{where}/checker.py is a link to outside the problem's folder")
-        return Problem(spec, checker.read_bytes())
-    except (SpecError, OSError) as broken:
-        said = f"{broken.filename}: {broken.strerror}" if isinstance(broken, OSError) else broken
+        try:
+            checker = read_file(spec.checker, MAX_CHECKER_BYTES)
+        except Unreadable as why:
+            raise SpecError(f"{where}/checker.py {why}") from None
+        return Problem(spec, checker)
+    except SpecError as broken:
         raise _Refusal(
-            "verifier_error", f"the problem {where} is broken ({said}); its poser must fix it"
+            "verifier_error", f"the problem {where} is broken ({broken}); its poser must fix it"
         ) from broken
 
 
@@ -163,40 +172,23 @@ def _witness(manifest: Manifest, verdict: Verdict, limits: CertLimits | None) ->
 
 
 def _read_witness(folder: Path, named: str, limits: CertLimits | None) -> bytes:
-    """The witness's bytes, read once; refused unless it is a small file inside `folder`."""
-    if Path(named).is_absolute():
-        raise _Refusal("bad_manifest", f"witness: {named!r} must be relative to the manifest")
-    target = Path(os.path.realpath(folder / named))
-    if not target.is_relative_to(folder):
-        raise _Refusal(
-            "bad_manifest",
-            f"witness: {named!r} resolves outside the manifest's folder; put the witness "
-            "file itself next to the manifest",
-        )
+    """The witness's bytes, read once; refused unless it is a small regular file inside
+    `folder`, reached through no link (`manifest.check_witness_field` vetted the name)."""
+    cap = (limits or lane("heavy").ceiling).witness_bytes
     try:
-        info = target.stat()
-    except OSError:
-        raise _Refusal(
-            "missing_witness", f"witness: {named!r} does not exist next to the manifest"
-        ) from None
-    if not stat.S_ISREG(info.st_mode):
-        raise _Refusal("missing_witness", f"witness: {named!r} is not a file")
-    cap = info.st_size if limits is None else limits.witness_bytes
-    if info.st_size > cap:
-        raise _Refusal(
-            "missing_witness",
-            f"witness: {named!r} is {info.st_size} bytes; this problem accepts at most {cap}",
-        )
-    try:
-        with target.open("rb") as handle:
-            data = handle.read(cap + 1)
-    except OSError as exc:
-        raise _Refusal(
-            "missing_witness", f"witness: {named!r} cannot be read: {exc.strerror}"
-        ) from None
-    if len(data) > cap:
-        raise _Refusal("missing_witness", f"witness: {named!r} grew while it was read")
-    return data
+        return read_beneath(folder, named, cap)
+    except Unreadable as why:
+        if why.kind == LINK:
+            raise _Refusal(
+                "bad_manifest",
+                f"witness: {named!r} {why}; put the witness file itself next to the manifest",
+            ) from None
+        said = str(why)
+        if why.kind == MISSING:
+            said = "does not exist next to the manifest"
+        elif why.kind == SIZE and why.size is not None:
+            said = f"is {why.size} bytes; this problem accepts at most {cap}"
+        raise _Refusal("missing_witness", f"witness: {named!r} {said}") from None
 
 
 # -- 4-6. isolation, the checker, the fingerprint --------------------------------------------

@@ -16,12 +16,14 @@ from typing import Any
 
 from jigcli.hashing import sha256_tagged
 from jigcli.jsondoc import JsonProblem, parse_json
+from jigcli.safefiles import Unreadable, read_file
 from jigcli.schemas import validate
 
 SCHEMA = "conject.certificate.v1"
 SPEC_FILE = "spec.json"
 CHECKER_FILE = "checker.py"
 MAX_SPEC_BYTES = 256 * 1024
+MAX_CHECKER_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -37,17 +39,34 @@ class CertLimits:
     witness_bytes: int = 1024 * 1024
     scratch_mb: int = 16
     # The most processes and threads the run may hold at once, the sandbox's own one or two
-    # included, where a mechanism enforces it (`jigcli.certificates.processes`).
+    # included, where a mechanism enforces it (`jigcli.sandbox.cgroups`).
     processes: int = 32
+    # The memory the whole run may hold at once (every process, the scratch and /dev/shm
+    # tmpfs, the kernel objects they make), where a memory cgroup enforces it. Default: one
+    # process's address space and both tmpfs full.
+    memory_mb: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.memory_mb:
+            derived = self.address_space_mb + 2 * self.scratch_mb
+            object.__setattr__(self, "memory_mb", derived)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> CertLimits:
-        """From a spec's `limits` object (already schema-valid); absent optional fields default."""
-        known = {f.name for f in fields(cls)}
-        return cls(**{key: value for key, value in data.items() if key in known})
+        """From a spec's `limits` object (already schema-valid); absent optional fields default.
+        An integer limit written as a float (`512.0`, which the schema's "integer" admits)
+        becomes an int: the kernel's limits take no float."""
+        known = {f.name: f for f in fields(cls)}
+        return cls(
+            **{
+                key: int(value) if known[key].type == "int" else value
+                for key, value in data.items()
+                if key in known
+            }
+        )
 
 
 @dataclass(frozen=True)
@@ -67,6 +86,7 @@ LANES: dict[str, Lane] = {
             witness_bytes=16 * 1024 * 1024,
             scratch_mb=256,
             processes=64,
+            memory_mb=4096 + 2 * 256,
         ),
     ),
     "heavy": Lane(
@@ -79,6 +99,7 @@ LANES: dict[str, Lane] = {
             witness_bytes=256 * 1024 * 1024,
             scratch_mb=4096,
             processes=512,
+            memory_mb=16384 + 2 * 4096,
         ),
     ),
 }
@@ -135,11 +156,9 @@ def read_spec(folder: Path, where: str | None = None) -> Spec:
     path = folder / SPEC_FILE
     name = where or str(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise SpecError(f"{name} cannot be read: {exc.strerror or exc}") from exc
-    if len(raw) > MAX_SPEC_BYTES:
-        raise SpecError(f"{name} is {len(raw)} bytes; a spec is at most {MAX_SPEC_BYTES}")
+        raw = read_file(path, MAX_SPEC_BYTES)  # not a link, a FIFO, a device or a huge file
+    except Unreadable as why:
+        raise SpecError(f"{name} {why}") from None
     data = _parse(raw, name)
     problems = validate(data, "certificate")
     if problems:

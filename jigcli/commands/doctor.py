@@ -1,7 +1,7 @@
 """`jig doctor`: what this machine has for each verifier, and what to do about what is missing.
 
 Three sections, each reported by the part that owns it: Lean (`jigcli.lean.backend`), the
-certificate sandbox (`jigcli.certificates.sandbox`), TeX (`jigcli.latex.compile`). Exit 0
+certificate sandbox (`jigcli.certificates.isolation`), TeX (`jigcli.latex.compile`). Exit 0
 only when all three are ready; the report says, per section, what is missing.
 """
 
@@ -33,7 +33,7 @@ def run(*, as_json: bool, root: Path | None) -> int:
 
 def gather(root: Path | None) -> dict[str, Any]:
     """The whole report: one section per verifier family, and the problems to fix."""
-    from jigcli.certificates.sandbox import describe as describe_sandbox
+    from jigcli.certificates.isolation import describe as describe_sandbox
     from jigcli.latex.compile import describe as describe_tex
 
     lean = _lean_section(root)
@@ -56,6 +56,18 @@ def _lean_section(root: Path | None) -> dict[str, Any]:
     except RepoNotFound:
         return {"repo": None, "ready": False, "problem": NO_REPO}
     return {"repo": str(repo.root), **describe_lean(repo)}
+
+
+def _guards(route: dict[str, Any]) -> list[tuple[str, bool, str]]:
+    """(what, held, how or why not) for each guard of a working sandbox route."""
+    processes, memory = route["processes"], route["memory"]
+    filtered, root = route["seccomp"], route["as_root"]
+    return [
+        ("processes", processes["capped"], f"capped: {processes['why']}"),
+        ("memory   ", memory["capped"], f"capped: {memory['why']}"),
+        ("seccomp  ", filtered["applied"], f"applied: {filtered['why']}"),
+        ("as root  ", root["holds"], f"held: {root['why']}"),
+    ]
 
 
 def _show(report: dict[str, Any]) -> None:
@@ -88,10 +100,10 @@ def _show(report: dict[str, Any]) -> None:
     for route in report["sandbox"]["routes"]:
         chosen = " (used)" if route["name"] == report["sandbox"]["chosen"] else ""
         row(route["ok"], route["name"], f"works{chosen}" if route["ok"] else route["why"] or "")
-        if route["ok"]:  # the cap on a checker's processes, or why there is none
-            cap = route["processes"]
-            said = f"capped: {cap['why']}" if cap["capped"] else f"NOT capped: {cap['why']}"
-            console.print(f"  {' ' * 19}processes {escape(said)}")
+        if route["ok"]:  # what holds a checker here, and what does not
+            for label, held, why in _guards(route):
+                said = f"{label} {'' if held else 'NOT '}{why}"
+                console.print(f"  {' ' * 19}{escape(said)}")
     console.print(f"[bold]TeX[/] (builder: {escape(report['tex']['builder'])})")
     for name, program in report["tex"]["programs"].items():
         row(program["path"] is not None, name, program["version"] or "not found")

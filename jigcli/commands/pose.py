@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from jigcli.console import emit_json, err, out
+from jigcli.display import one_line
 from jigcli.repo import Repo
 from jigcli.verifiers.render import result_line
 
@@ -107,7 +108,8 @@ def run_certificate(
     console = out()
     for judged in posed.judged:
         outcome = judged.outcome
-        words = f"{judged.example.expect} as declared · {outcome.detail} ({outcome.isolation})"
+        said = one_line(outcome.detail)
+        words = f"{judged.example.expect} as declared · {said} ({outcome.isolation})"
         console.print(result_line(str(judged.example.source), None, "ok", words))
     if posed.lowered:
         console.print(

@@ -12,9 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from jigcli.console import emit_json, out, say_error
-from jigcli.errors import JigError, RepoNotFound
+from jigcli.errors import JigError, RepoNotFound, UsageError
 from jigcli.repo import Repo
 from jigcli.run import Deadline
+from jigcli.safewrite import UnsafeTarget, check_folders
 from jigcli.selftest import report
 from jigcli.selftest.cache import Keys, VerdictCache, default_cache_dir
 from jigcli.selftest.discover import default_folders, discover
@@ -47,6 +48,7 @@ def run(
     run_budget = Deadline(budget) if budget is not None else None  # it counts from the start
     chosen_shard = parse_shard(shard) if shard is not None else None
     repo = _repo_for(paths, root)
+    _check_work_folders(repo)
     every = discover(repo, paths)
     if not every:
         raise NothingToTest(_nothing_found(repo, paths))
@@ -81,6 +83,17 @@ def run(
         )
         return INTERRUPTED
     return 1 if report.counts(results)["failed"] else 0
+
+
+def _check_work_folders(repo: Repo) -> None:
+    """jig's folders in the repo (`.jig/verdicts`, `.jig/work`) must be real folders: a
+    committed link would send verdicts and check files outside the repo."""
+    for folder in ("verdicts", "work"):
+        relative = (repo.work_dir / folder).relative_to(repo.root).as_posix()
+        try:
+            check_folders(repo.root, relative)
+        except UnsafeTarget as refused:
+            raise UsageError(f"{refused.strerror}; remove it and run jig selftest again") from None
 
 
 def _repo_for(paths: list[Path], root: Path | None) -> Repo:

@@ -80,8 +80,12 @@ def show(verdict: Verdict) -> None:
     """
     from rich.markup import escape
 
+    from jigcli.display import one_line
     from jigcli.verifiers.registry import verdict_words, verifier_status
     from jigcli.verifiers.render import mark
+
+    def shown(text: object) -> str:  # a checker's words are data: one safe line, escaped
+        return escape(one_line(text))
 
     console = out()
     document = verdict.to_json()
@@ -95,17 +99,17 @@ def show(verdict: Verdict) -> None:
     subject = " · ".join(
         str(part) for part in (verdict.submission, verdict.statement_id, verdict.decl) if part
     )
-    console.print(f"  {escape(subject)}")
+    console.print(f"  {shown(subject)}")
     if verdict.detail and reason != "ok":
-        console.print(f"  {escape(verdict.detail)}")
+        console.print(f"  {shown(verdict.detail)}")
     width = max((len(name) for name in verdict.checks), default=0)
     for name, check in verdict.checks.items():
         status = {True: "ok", False: "error", None: "pending"}[check.ok]
         said = f"failed: {check.detail}" if check.ok is False else check.detail
-        console.print(f"  {mark(status)} {escape(name.ljust(width))}  {escape(said)}")
+        console.print(f"  {mark(status)} {escape(name.ljust(width))}  {shown(said)}")
     if verdict.elaborated_term_hash:
         console.print(f"  term hash {verdict.elaborated_term_hash}")
     if not verdict.green:
         console.print(f"[bold]Next:[/] {escape(document['next'])}")
     for label, path in verdict.evidence.items():
-        console.print(f"[dim]{escape(label)}:[/] {escape(path)}")
+        console.print(f"[dim]{escape(label)}:[/] {shown(path)}")

@@ -20,7 +20,6 @@ error.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -32,7 +31,10 @@ from typing import Any
 
 import jigcli
 from jigcli.hashing import sha256_hex
+from jigcli.manifest import path_problem
 from jigcli.repo import Repo
+from jigcli.safefiles import Unreadable, read_beneath
+from jigcli.safewrite import write_beneath
 from jigcli.selftest.discover import Case
 
 CACHE_FORMAT = "jig-selftest-cache-v1"
@@ -43,6 +45,7 @@ NEVER_CACHED = frozenset(
 )
 PACKAGE = Path(jigcli.__file__).resolve().parent
 PIN_FILES = ("lean-toolchain", "lake-manifest.json", "lakefile.toml", "lakefile.lean")
+_ENTRY_CAP = 64 * 1024 * 1024  # one cached verdict, read back
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*$")
 
@@ -68,13 +71,13 @@ class VerdictCache:
     def __init__(self, directory: Path) -> None:
         self.directory = directory / "verdicts" / CACHE_FORMAT
 
-    def _path(self, key: str) -> Path:
-        return self.directory / key[:2] / f"{key}.json"
+    def _name(self, key: str) -> str:
+        return f"{key[:2]}/{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
         try:
-            document = json.loads(self._path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            document = json.loads(read_beneath(self.directory, self._name(key), _ENTRY_CAP))
+        except (Unreadable, OSError, ValueError):
             return None
         if not isinstance(document, dict) or not cacheable(document):
             return None
@@ -84,15 +87,11 @@ class VerdictCache:
         """Store `document` if it may be cached; False when it was not stored."""
         if not cacheable(document):
             return False
-        path = self._path(key)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
-            tmp.replace(path)
+            self.directory.mkdir(parents=True, exist_ok=True)
+            data = json.dumps(document, ensure_ascii=False).encode("utf-8")
+            write_beneath(self.directory, self._name(key), data)  # through no link
         except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
             return False
         return True
 
@@ -138,12 +137,8 @@ class Keys:
         return parts
 
     def _certificate_parts(self, case: Case) -> list[tuple[str, str]]:
-        witness = case.data.get("witness")
         parts = [
-            (
-                "witness",
-                _file_digest(case.path.parent / witness) if isinstance(witness, str) else "none",
-            ),
+            ("witness", _witness_digest(case)),
             ("python", f"{sys.executable} {sys.version}"),
             ("allow_no_netns", str(self.allow_no_netns)),
         ]
@@ -195,6 +190,21 @@ def _excluded(relative: Path) -> bool:
     return first == "submissions" or any(
         part.startswith(".") or part == "__pycache__" for part in relative.parts
     )
+
+
+def _witness_digest(case: Case) -> str:
+    """The witness's SHA-256, read as the pipeline reads it (no link, no FIFO, at most the
+    heavy lane's cap); a word for each way it cannot be, which its verdict will say too."""
+    from jigcli.certificates.spec import LANES
+
+    witness = case.data.get("witness")
+    if not isinstance(witness, str) or path_problem(witness) is not None:
+        return "invalid"
+    try:
+        data = read_beneath(case.path.parent, witness, LANES["heavy"].ceiling.witness_bytes)
+    except Unreadable as why:
+        return f"unusable: {why.kind}"
+    return sha256_hex(data)
 
 
 def _file_digest(path: Path) -> str:

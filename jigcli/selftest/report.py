@@ -9,7 +9,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from jigcli.display import one_line
+from jigcli.errors import UsageError
 from jigcli.repo import Repo
+from jigcli.safefiles import Unreadable, read_beneath
+from jigcli.safewrite import UnsafeTarget, write_beneath
 from jigcli.selftest.judge import Result
 from jigcli.summary import cell, code, table
 from jigcli.verdict import REASONS
@@ -46,28 +50,39 @@ def to_json(results: Sequence[Result]) -> dict[str, Any]:
     }
 
 
+VERDICT_FILE_CAP = 64 * 1024 * 1024  # a verdict file read back to compare
+
+
 def verdict_path(repo: Repo, rel: str) -> Path:
     """`.jig/verdicts/<manifest path>`: the verdict sits where the manifest does, mirrored."""
-    return repo.work_dir / "verdicts" / rel
+    return repo.root / verdict_relative(repo, rel)
+
+
+def verdict_relative(repo: Repo, rel: str) -> str:
+    return (repo.work_dir / "verdicts" / rel).relative_to(repo.root).as_posix()
 
 
 def write_verdict_files(repo: Repo, results: Sequence[Result]) -> None:
-    """One file per manifest, written atomically; a file already saying exactly this is left
-    alone (a cached re-run rewrites nothing, and a rename costs more than a read)."""
+    """One file per manifest, written atomically inside the repo through no link (a committed
+    `.jig` link is refused: `UsageError`); a file already saying exactly this is left alone
+    (a cached re-run rewrites nothing, and a rename costs more than a read)."""
     for result in results:
-        path = verdict_path(repo, result.case.rel)
-        if _holds(path, result.document):
+        relative = verdict_relative(repo, result.case.rel)
+        if _holds(repo, relative, result.document):
             continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(result.document, indent=2, ensure_ascii=False) + "\n", "utf-8")
-        tmp.replace(path)
+        text = json.dumps(result.document, indent=2, ensure_ascii=False) + "\n"
+        try:
+            write_beneath(repo.root, relative, text.encode("utf-8"))
+        except UnsafeTarget as refused:
+            raise UsageError(
+                f"{refused.strerror}: verdicts are written only inside the repo; remove it"
+            ) from None
 
 
-def _holds(path: Path, document: dict[str, Any]) -> bool:
+def _holds(repo: Repo, relative: str, document: dict[str, Any]) -> bool:
     try:
-        return bool(json.loads(path.read_bytes()) == document)
-    except (OSError, ValueError):
+        return bool(json.loads(read_beneath(repo.root, relative, VERDICT_FILE_CAP)) == document)
+    except (Unreadable, ValueError):
         return False
 
 
@@ -126,13 +141,13 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
         for problem in r.problems if r.failed else ():
             if r.reason in shared:  # said once below, not once per example
                 problem = problem.removesuffix(f": {r.detail}")
-            console.print(result_line(r.case.rel, None, "error", problem))
+            console.print(result_line(r.case.rel, None, "error", one_line(problem)))
     for reason, number in Counter(r.reason for r in results if r.skipped).items():
         console.print(f"{mark('pending')} {number} skipped {escape(_advice(reason))}")
     # Failures that say nothing about the examples (no sandbox, a crash): what to do, once.
     for reason, number in Counter(r.reason for r in results if r.failed).items():
         if reason in REASONS and not REASONS[reason].actionable:
-            said = f" — {shared[reason]}" if reason in shared else ""
+            said = f" — {one_line(shared[reason])}" if reason in shared else ""
             console.print(
                 f"{mark('error')} {number} failed {escape(_advice(reason))}{escape(said)}"
             )

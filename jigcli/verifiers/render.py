@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from rich.markup import escape
 
+from jigcli.display import one_line
 from jigcli.verifiers.registry import (
     STATUSES,
     Status,
@@ -52,8 +53,9 @@ def place(path: str, line: int | None) -> str:
 def result_line(
     path: str, line: int | None, status: str, words: str, *, evidence: str | None = None
 ) -> str:
-    """`path:line: <mark> <words>` as rich markup, the words escaped; `(see <evidence>)` after."""
-    text = f"{escape(place(path, line))} {mark(status)} {escape(words)}"
+    """`path:line: <mark> <words>` as rich markup, the words escaped (markup, and control
+    characters a tool may have printed: `jigcli.display`); `(see <evidence>)` after."""
+    text = f"{escape(one_line(place(path, line)))} {mark(status)} {escape(one_line(words, 10_000))}"
     if evidence:
         text += f" [dim]{escape(f'(see {evidence})')}[/]"
     return text

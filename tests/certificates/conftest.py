@@ -2,7 +2,9 @@
 
 A route that cannot run on this machine is skipped with the probe's reason, never faked.
 `unshare-userns` refuses to run for root, so as root it is exercised by running the checker
-from a helper started as nobody (with the system interpreter, which nobody can read).
+from a helper started as nobody (with the system interpreter, which nobody can read);
+`bubblewrap-as-nobody` runs bubblewrap the same way, so that each hostile test holds both as
+root and as an unprivileged user.
 """
 
 from __future__ import annotations
@@ -14,15 +16,19 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pyseccomp  # type: ignore[import-untyped]
 import pytest
 
-from jigcli.certificates import sandbox
+from jigcli.certificates import isolation
 from jigcli.certificates.checker import check_witness
 from jigcli.certificates.spec import CertLimits
+from jigcli.sandbox import probe as probing
+from jigcli.sandbox.routes import route_named
 
 REPO = Path(__file__).resolve().parents[2]
 HOSTILE = REPO / "tests" / "data" / "certificates" / "hostile"
@@ -53,7 +59,7 @@ class Runner:
 
 
 def _interpreters() -> list[Path]:
-    found = [sandbox.default_python()]
+    found = [isolation.default_python()]
     if SYSTEM_PYTHON.exists():
         found.append(Path(os.path.realpath(SYSTEM_PYTHON)))
     return found
@@ -70,22 +76,25 @@ def _in_process(route: str, python: Path) -> Callable[..., dict[str, Any]]:
     return run
 
 
-def _as_nobody(python: Path) -> Callable[..., dict[str, Any]]:
+def _as_nobody(route: str, python: Path) -> Callable[..., dict[str, Any]]:
     def run(checker: str, witness: bytes = b"", limits: CertLimits = SMALL) -> dict[str, Any]:
         folder = Path(tempfile.mkdtemp(prefix="jig-nobody-"))
         try:
             folder.chmod(0o755)
+            # The seccomp binding, for the system interpreter that cannot see this venv.
+            shutil.copy(pyseccomp.__file__, folder / "pyseccomp.py")
             request = {
                 "repo": str(REPO),
+                "path": str(folder),
                 "checker": str(HOSTILE / checker),
                 "witness": str(folder / "witness"),
                 "limits": limits.to_json(),
-                "route": "unshare-userns",
+                "route": route,
                 "python": str(python),
             }
             (folder / "witness").write_bytes(witness)
             (folder / "request.json").write_text(json.dumps(request))
-            for name in ("witness", "request.json"):
+            for name in ("witness", "request.json", "pyseccomp.py"):
                 (folder / name).chmod(0o644)
             done = subprocess.run(
                 [
@@ -117,26 +126,29 @@ def _readable_by_everyone(path: Path) -> bool:
     )
 
 
-def _runner_for(route: str) -> Runner:
-    """A runner through `route`, or a skip with the reason the route cannot run here."""
-    if route == "unshare-userns" and os.geteuid() == 0:
+def _runner_for(param: str) -> Runner:
+    """A runner through the route `param` names, or a skip with the reason it cannot run."""
+    route = param.removesuffix(AS_NOBODY)
+    if (route == "unshare-userns" and os.geteuid() == 0) or param.endswith(AS_NOBODY):
+        if os.geteuid() != 0:
+            pytest.skip(f"{param}: only root can start the helper as nobody")
         if shutil.which("setpriv") is None or not SYSTEM_PYTHON.exists():
-            pytest.skip("unshare-userns as nobody needs setpriv and a system python3")
+            pytest.skip(f"{param} needs setpriv and a system python3")
         if not _readable_by_everyone(HOSTILE):
             pytest.skip(f"nobody cannot read {REPO}, so cannot run the helper")
-        runner = Runner(route, _as_nobody(Path(os.path.realpath(SYSTEM_PYTHON))))
+        runner = Runner(route, _as_nobody(route, Path(os.path.realpath(SYSTEM_PYTHON))))
         probe = runner("accept.py", b"probe")
         if probe["reason"] == "sandbox_unavailable":
-            pytest.skip(f"unshare-userns cannot run here: {probe['detail']}")
+            pytest.skip(f"{param} cannot run here: {probe['detail']}")
         runner.processes_cap = probe["processes_cap"]
         runner.processes_note = probe["processes_note"]
         return runner
-    chosen = sandbox.route_named(route)
+    chosen = route_named(route)
     reasons = []
     for python in _interpreters():
-        why = sandbox.probe(chosen, python)
+        why = probing.probe(chosen, isolation.probe_job(python))
         if why is None:
-            cap = sandbox.process_cap(chosen, python)
+            cap = probing.process_cap(chosen, isolation.probe_job(python))
             return Runner(
                 route,
                 _in_process(route, python),
@@ -148,7 +160,14 @@ def _runner_for(route: str) -> Runner:
     pytest.skip(f"{route} cannot run here: " + "; ".join(reasons))
 
 
-ISOLATING = ("bubblewrap", "unshare-root", "unshare-userns", "sandbox-exec")
+AS_NOBODY = "-as-nobody"
+ISOLATING = (
+    "bubblewrap",
+    f"bubblewrap{AS_NOBODY}",
+    "unshare-root",
+    "unshare-userns",
+    "sandbox-exec",
+)
 
 
 @pytest.fixture(params=ISOLATING)
@@ -165,9 +184,9 @@ def through_bubblewrap() -> Runner:
 @pytest.fixture
 def sandboxed() -> None:
     """Skip, with each route's reason, where no isolation route can run a checker here."""
-    python = sandbox.default_python()
-    if sandbox.choose(python) is None:
-        pytest.skip("no isolation route works here: " + sandbox.refusal(python))
+    python = isolation.default_python()
+    if isolation.choose(python) is None:
+        pytest.skip("no isolation route works here: " + isolation.refusal(python))
 
 
 @pytest.fixture
@@ -197,3 +216,88 @@ def protected_dir() -> Iterator[Path]:
     folder.chmod(0o700)
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- the host's shared state, before and after a hostile run --------------------------------
+
+SYSCTLS = (
+    "kernel/core_pattern",
+    "kernel/hostname",
+    "kernel/domainname",
+    "kernel/shm_rmid_forced",
+    "kernel/randomize_va_space",
+    "vm/overcommit_memory",
+    "user/max_user_namespaces",
+)
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError as error:
+        return f"unreadable: {error.strerror}"
+
+
+@dataclasses.dataclass(frozen=True)
+class HostState:
+    """What a checker must not change on the host: kernel settings, keys, System V IPC
+    objects, jig's cgroups and stage folders, files in /dev/shm."""
+
+    sysctls: tuple[tuple[str, str], ...]
+    keys: dict[str, int]  # uid → keys it owns (/proc/key-users)
+    ipc: tuple[str, ...]
+    cgroups: tuple[str, ...]
+    shm: tuple[str, ...]
+    stages: tuple[str, ...]  # jig's own temporary folders
+
+    @classmethod
+    def now(cls) -> HostState:
+        from jigcli.sandbox import cgroups
+
+        points = {cgroups.hierarchy(c) for c in (cgroups.PIDS, cgroups.MEMORY)} - {None}
+        return cls(
+            sysctls=tuple((name, _read(f"/proc/sys/{name}")) for name in SYSCTLS),
+            keys=_keys(),
+            ipc=tuple(_read(f"/proc/sysvipc/{kind}") for kind in ("shm", "msg", "sem")),
+            cgroups=tuple(
+                sorted(str(path) for point in points for path in point.glob("jig-sandbox-*"))
+            ),
+            shm=tuple(sorted(os.listdir("/dev/shm"))) if Path("/dev/shm").is_dir() else (),
+            stages=tuple(sorted(map(str, Path(tempfile.gettempdir()).glob("jig-sandbox-*")))),
+        )
+
+
+def _keys() -> dict[str, int]:
+    keys = {}
+    for line in _read("/proc/key-users").splitlines():
+        uid, _, counts = line.partition(":")
+        if counts.split():
+            keys[uid.strip()] = int(counts.split()[1].split("/")[0])
+    return keys
+
+
+def available_mb() -> float:
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+@pytest.fixture
+def host_unchanged() -> Iterator[Callable[[], None]]:
+    """A check that the host's shared state is as it was when the test began (keys the
+    kernel frees a moment after their namespace dies are given that moment)."""
+    before = HostState.now()
+
+    def held(after: HostState) -> bool:
+        # The kernel frees a dead run's keyring asynchronously: `before` may still count one.
+        keys = all(count <= before.keys.get(uid, 0) for uid, count in after.keys.items())
+        return keys and dataclasses.replace(after, keys=before.keys) == before
+
+    def check() -> None:
+        deadline = time.monotonic() + 10
+        while not held(after := HostState.now()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert held(after), (before, after)
+
+    yield check

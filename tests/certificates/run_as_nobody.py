@@ -2,8 +2,9 @@
 
 Started by the tests under `setpriv --reuid=65534` with the system interpreter, so the
 `unshare-userns` route (which refuses to run for root) is exercised for real. Reads a request
-{repo, checker, witness, limits, route, python} from the JSON file named by argv[1] and
-prints the outcome as one JSON object.
+{repo, path, checker, witness, limits, route, python} from the JSON file named by argv[1]
+(`path`: a folder of extra modules, the seccomp binding) and prints the outcome as one JSON
+object.
 """
 
 import dataclasses
@@ -12,7 +13,7 @@ import sys
 from pathlib import Path
 
 request = json.loads(Path(sys.argv[1]).read_text())
-sys.path.insert(0, request["repo"])
+sys.path[:0] = [request["repo"], request["path"]]
 
 from jigcli.certificates.checker import check_witness  # noqa: E402
 from jigcli.certificates.spec import CertLimits  # noqa: E402

@@ -41,13 +41,13 @@ def test_an_accepted_witness_carries_its_canonical_form_and_its_hash(through_bub
 
 
 def test_no_isolation_route_is_sandbox_unavailable_unless_allowed(monkeypatch, tmp_path):
-    from jigcli.certificates import sandbox
     from jigcli.certificates.checker import check_witness
+    from jigcli.sandbox import probe as probing
 
     from .conftest import HOSTILE, SMALL
 
     monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap, unshare or sandbox-exec to be found
-    monkeypatch.setattr(sandbox, "_probed", {})
+    monkeypatch.setattr(probing, "_probed", {})
     source = (HOSTILE / "accept.py").read_bytes()
     refused = check_witness(source, b"w", SMALL)
     assert refused.reason == "sandbox_unavailable" and refused.isolation is None
@@ -81,12 +81,22 @@ def _line(payload: object) -> str:
     [
         ("", "no CONJECT_CERT: line"),
         ("  " + _line({"ok": True, "canonical": "x"}), "no CONJECT_CERT: line"),
-        (_line([1, 2]), "must be a JSON object"),
+        (_line(["a", "b"]), "must be a JSON object"),
         (_line({"ok": "yes"}), "ok must be true or false"),
-        (_line({"ok": 1, "canonical": "x"}), "ok must be true or false"),
-        (_line({"ok": False, "reason": 7}), "reason must be a string"),
+        (_line({"ok": "true", "canonical": "x"}), "ok must be true or false"),
+        (_line({"ok": 1, "canonical": "x"}), "1 is a number"),
+        (_line({"ok": False, "reason": None}), "reason must be a string"),
         (_line({"ok": True}), "needs canonical"),
-        (_line({"ok": True, "canonical": ["x"]}), "needs canonical"),
+        (_line({"ok": True, "canonical": ["x"]}), "canonical must be a string"),
+        (_line({"ok": False, "canonical": 7}), "is a number"),
+        (f'{MARKER} {{"ok": false, "ok": true, "canonical": "x"}}', "'ok' is given twice"),
+        (f'{MARKER} {{"ok": true, "canonical": "x", "canonical": "y"}}', "given twice"),
+        (f'{MARKER} {{"ok": true, "canonical": "x", "n": {"9" * 5000}}}', "is a number"),
+        (f'{MARKER} {{"ok": true, "canonical": "x", "n": 1e999}}', "is a number"),
+        (f'{MARKER} {{"ok": true, "canonical": "x", "n": NaN}}', "NaN is a number"),
+        (f'{MARKER} {{"ok": true, "canonical": "x", "n": -Infinity}}', "is a number"),
+        (_line({"ok": True, "canonical": "x", "extra": "y"}), "'extra' is not a field"),
+        (f'{MARKER} {{"ok": true, "canonical": "\\ud800"}}', "lone surrogate"),
         (f"{MARKER} " + "[" * 100000, "nests too deeply"),
     ],
 )
@@ -114,3 +124,18 @@ def test_one_well_formed_line_among_any_other_output_is_read_back(before, canoni
     stdout = "\n".join([*noise, _line({"ok": True, "canonical": canonical})])
     payload, _ = parse_marker(stdout)
     assert payload == {"ok": True, "canonical": canonical}
+
+
+@pytest.mark.parametrize(
+    ("checker", "said"),
+    [
+        ("duplicate_ok.py", "'ok' is given twice"),
+        ("huge_integer.py", "is a number"),
+    ],
+)
+def test_a_marker_read_strictly_is_a_protocol_error_never_a_crash(
+    through_bubblewrap, checker, said
+):
+    outcome = through_bubblewrap(checker)
+    assert outcome["reason"] == "checker_protocol", outcome["detail"]
+    assert said in outcome["detail"] and outcome["canonical"] is None

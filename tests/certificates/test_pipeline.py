@@ -5,13 +5,17 @@ import hashlib
 import json
 import os
 import shutil
+import stat
+import time
 from pathlib import Path
 
 import pytest
 
-from jigcli.certificates import sandbox
+from jigcli.certificates import isolation
 from jigcli.certificates.spec import LANES
 from jigcli.repo import Repo
+from jigcli.sandbox import probe as probing
+from jigcli.sandbox.routes import route_named
 from jigcli.schemas import validate
 from jigcli.verify import VerifyOptions, verify
 
@@ -86,7 +90,7 @@ def test_an_accepted_witness_is_green_with_every_certificate_field(sandboxed, ro
     )
     assert verdict["witness_hash"] == "sha256:" + _sha256("hello\n")
     assert verdict["lane"] == "default" and verdict["limits"]["cpu_sec"] == 2
-    assert verdict["isolation"] == sandbox.describe()["chosen"]
+    assert verdict["isolation"] == isolation.describe()["chosen"]
     assert "CONJECT_CERT" in verdict["checker_stdout"]
     assert {"probe", "checker", "total"} <= set(verdict["timings_sec"])
 
@@ -111,19 +115,23 @@ def test_a_checker_crash_is_red_and_not_actionable(sandboxed, root):
 @pytest.mark.parametrize(
     ("witness", "reason", "said"),
     [
-        ("../../spec.json", "bad_manifest", "resolves outside the manifest's folder"),
+        ("../../spec.json", "bad_manifest", "leaves its folder (..)"),
         ("/etc/hostname", "bad_manifest", "must be relative to the manifest"),
+        ("x.witness\u0000.txt", "bad_manifest", "holds a control character"),
+        ("x.witness\n", "bad_manifest", "holds a control character"),
+        ("./x.witness", "bad_manifest", "has an empty or '.' part"),
         ("missing.witness", "missing_witness", "does not exist"),
-        (".", "missing_witness", "is not a file"),
+        ("sub", "missing_witness", "is a folder, not a regular file"),
     ],
 )
 def test_a_witness_path_that_leaves_its_folder_or_is_no_file_is_refused(
     root, witness, reason, said
 ):
     folder = _problem(root)
+    (folder / "submissions" / "sub").mkdir()
     verdict = _verify(root, _submission(folder, witness))
     assert verdict["reason"] == reason and said in verdict["detail"]
-    assert verdict["checks"]["checker"]["ok"] is None
+    assert verdict["checks"].get("checker", {"ok": None})["ok"] is None
 
 
 def test_a_witness_symlink_out_of_the_folder_is_refused(root, tmp_path_factory):
@@ -136,11 +144,38 @@ def test_a_witness_symlink_out_of_the_folder_is_refused(root, tmp_path_factory):
     assert "secret" not in json.dumps(verdict["checks"])
 
 
-def test_a_witness_symlink_inside_the_folder_is_followed(sandboxed, root):
+def test_a_witness_symlink_even_inside_the_folder_is_refused(root):
     folder = _problem(root)
     (folder / "submissions" / "real.witness").write_text("inside")
     (folder / "submissions" / "link.witness").symlink_to("real.witness")
-    assert _verify(root, _submission(folder, "link.witness"))["verdict"] == "green"
+    verdict = _verify(root, _submission(folder, "link.witness"))
+    assert verdict["reason"] == "bad_manifest" and "symbolic link" in verdict["detail"]
+
+
+def test_a_witness_behind_a_linked_folder_is_refused(root, tmp_path_factory):
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / "x.witness").write_text("secret")
+    folder = _problem(root)
+    (folder / "submissions" / "in").symlink_to(elsewhere)
+    verdict = _verify(root, _submission(folder, "in/x.witness"))
+    assert verdict["reason"] == "bad_manifest" and "secret" not in json.dumps(verdict)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "sparse"])
+def test_a_witness_that_is_a_fifo_a_device_or_huge_is_refused_at_once(root, kind):
+    folder = _problem(root)
+    witness = folder / "submissions" / "x.witness"
+    if kind == "fifo":
+        os.mkfifo(witness)
+    elif kind == "device":
+        os.mknod(witness, 0o600 | stat.S_IFCHR, os.makedev(1, 5))  # /dev/zero
+    else:
+        with witness.open("wb") as handle:
+            handle.truncate(8 * 1024**3)  # 8 GB, none of it on disk
+    started = time.monotonic()
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert verdict["reason"] == "missing_witness", verdict["detail"]
+    assert time.monotonic() - started < 10
 
 
 def test_a_witness_larger_than_the_spec_allows_is_refused_before_the_run(root):
@@ -168,6 +203,48 @@ def test_a_problem_folder_linked_from_outside_certificates_is_refused(root, tmp_
     manifest = _submission(root / "Certificates" / "T001", "x.witness")
     verdict = _verify(root, manifest)
     assert verdict["reason"] == "unknown_statement" and "outside Certificates" in verdict["detail"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device-link", "sparse", "link-inside"])
+def test_a_spec_that_is_not_a_small_regular_file_is_the_posers_error_at_once(root, kind):
+    folder = _problem(root)
+    spec = folder / "spec.json"
+    (folder / "spec.real").write_bytes(spec.read_bytes())
+    spec.unlink()
+    if kind == "fifo":
+        os.mkfifo(spec)
+    elif kind == "device-link":
+        spec.symlink_to("/dev/zero")
+    elif kind == "link-inside":
+        spec.symlink_to("spec.real")
+    else:
+        with spec.open("wb") as handle:
+            handle.truncate(8 * 1024**3)
+    (folder / "submissions" / "x.witness").write_text("w")
+    started = time.monotonic()
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert verdict["reason"] == "verifier_error", verdict["detail"]
+    assert "Certificates/T001/spec.json" in verdict["detail"]
+    assert time.monotonic() - started < 10
+
+
+def test_a_checker_that_is_a_link_is_the_posers_error(root):
+    folder = _problem(root)
+    (folder / "checker.py").unlink()
+    (folder / "checker.py").symlink_to("/etc/hostname")
+    (folder / "submissions" / "x.witness").write_text("w")
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert verdict["reason"] == "verifier_error"
+    assert "Certificates/T001/checker.py is, or lies behind, a symbolic link" in verdict["detail"]
+
+
+def test_float_limits_in_a_spec_are_read_as_the_integers_they_are(sandboxed, root):
+    limits = {"wall_sec": 10.0, "cpu_sec": 2.0, "address_space_mb": 512.0, "output_bytes": 4096.0}
+    folder = _problem(root, limits=limits)
+    (folder / "submissions" / "x.witness").write_text("w")
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert verdict["verdict"] == "green", verdict["detail"]
+    assert verdict["limits"]["cpu_sec"] == 2 and isinstance(verdict["limits"]["cpu_sec"], int)
 
 
 def test_a_broken_spec_is_the_problems_fault_not_the_submitters(root):
@@ -205,8 +282,8 @@ def test_the_verdict_records_the_process_cap_applied_and_what_enforces_it(sandbo
     verdict = _verify(root, _submission(folder, "x.witness"))
     assert verdict["verdict"] == "green"
     assert "processes 1e+06 → 64" in verdict["limits_lowered"]
-    used = sandbox.route_named(verdict["isolation"])
-    cap = sandbox.process_cap(used, sandbox.default_python())
+    used = route_named(verdict["isolation"])
+    cap = probing.process_cap(used, isolation.probe_job(isolation.default_python()))
     limits = verdict["limits"]
     assert limits["processes_mechanism"] == cap.mechanism
     assert limits["processes_note"] == cap.why
@@ -224,7 +301,7 @@ def test_the_environment_of_jig_never_reaches_the_verdict(sandboxed, root, monke
 
 def test_no_sandbox_is_red_unless_allowed_and_then_records_none(root, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    monkeypatch.setattr(sandbox, "_probed", {})
+    monkeypatch.setattr(probing, "_probed", {})
     folder = _problem(root)
     (folder / "submissions" / "x.witness").write_text("w")
     refused = _verify(root, _submission(folder, "x.witness"))

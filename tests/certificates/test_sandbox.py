@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from jigcli.certificates import processes, sandbox
-from jigcli.certificates.processes import ProcessCap
+from jigcli.certificates import isolation
+from jigcli.sandbox import cgroups, environment
 
 from .conftest import SMALL
 
@@ -153,11 +153,11 @@ def test_a_fork_bomb_that_dies_of_a_refused_fork_is_a_checker_error(through, sur
 
 
 def test_a_run_capped_by_a_cgroup_leaves_no_cgroup_behind(through_bubblewrap):
-    if through_bubblewrap.processes_cap != processes.CGROUP:
+    if through_bubblewrap.processes_cap != cgroups.CGROUP:
         pytest.skip(f"bubblewrap does not use a cgroup here: {through_bubblewrap.processes_note}")
-    hierarchy = processes.pids_hierarchy()
+    hierarchy = cgroups.hierarchy(cgroups.PIDS)
     assert hierarchy is not None
-    ours = f"jig-cert-{os.getpid()}-*"
+    ours = f"jig-sandbox-{os.getpid()}-*"
     outcome = through_bubblewrap(
         "fork_storm.py", json.dumps({"token": _token(), "count": 8}).encode()
     )
@@ -200,7 +200,7 @@ def test_the_parents_environment_never_reaches_the_checker(through, monkeypatch)
     assert "JIG_TEST_SECRET" not in seen and "HOME" not in seen
     assert "env-secret-58e2" not in json.dumps(outcome)
     seen.pop("PWD", None)  # set by bwrap's and the shell init's chdir, not inherited
-    assert seen == sandbox.checker_env(Path(seen["TMPDIR"]))
+    assert seen == environment.environment(Path(seen["TMPDIR"]), isolation.PYTHON_ENV)
 
 
 def test_a_checker_killing_its_parent_harms_nothing_outside(through):
@@ -229,7 +229,7 @@ def test_bubblewrap_shows_only_system_folders_the_interpreter_and_scratch(
     outcome = through_bubblewrap("look_around.py")
     assert outcome["reason"] == "ok", outcome["detail"]
     seen = json.loads(outcome["canonical"])
-    python_top = Path(sandbox.default_python()).parts[1]
+    python_top = Path(isolation.default_python()).parts[1]
     allowed = {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc"}
     assert set(seen["root"]) <= allowed | {"proc", "dev", "scratch", python_top}
     assert seen["etc"] == ["ld.so.cache"]
@@ -238,7 +238,7 @@ def test_bubblewrap_shows_only_system_folders_the_interpreter_and_scratch(
     assert not seen["host_tmp"] and seen["scratch_writable"]
     for home, inside in seen["homes"].items():
         # Nothing of a home folder, unless the interpreter lives there: then only its path.
-        python = sandbox.default_python()
+        python = isolation.default_python()
         expected = [python.relative_to(home).parts[0]] if python.is_relative_to(home) else None
         assert inside == expected
 
@@ -248,46 +248,3 @@ def test_bubblewrap_keeps_host_tmp_unwritten(through_bubblewrap):
     outcome = through_bubblewrap("write_outside.py", json.dumps({"paths": [str(target)]}).encode())
     assert outcome["reason"] == "invalid_witness"
     assert not target.exists()
-
-
-# -- probing ---------------------------------------------------------------------------------
-
-
-def test_describe_reports_every_route_with_a_reason_when_it_cannot_run():
-    report = sandbox.describe()
-    names = [row["name"] for row in report["routes"]]
-    assert names == ["bubblewrap", "unshare-root", "unshare-userns", "sandbox-exec"]
-    for row in report["routes"]:
-        assert row["ok"] is (row["why"] is None)
-        assert row["probed"] is row["available"]
-        cap = row["processes"]
-        assert cap["capped"] is (cap["mechanism"] is not None) and cap["why"]
-        assert cap["mechanism"] in (None, *processes.HOW)
-        if not row["ok"]:
-            assert not cap["capped"]
-    chosen = [row["name"] for row in report["routes"] if row["ok"]]
-    assert report["chosen"] == (chosen[0] if chosen else None)
-
-
-def test_a_route_whose_program_is_missing_is_unavailable(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr(sandbox, "_probed", {})
-    assert "bwrap is not installed" in (sandbox.Bubblewrap().unavailable() or "")
-    assert sandbox.choose(sandbox.default_python()) is None
-    assert sandbox.choose(sandbox.default_python(), allow_none=True) is sandbox.NONE
-
-
-def test_a_probe_runs_once_per_process(monkeypatch):
-    calls = []
-    monkeypatch.setattr(sandbox, "_probed", {})
-    probed = sandbox.Probe(None, ProcessCap(None, "not asked"))
-    monkeypatch.setattr(sandbox, "_probe_once", lambda route, python: calls.append(route) or probed)
-    for _ in range(3):
-        sandbox.probe(sandbox.NONE, sandbox.default_python())
-    assert len(calls) == 1
-
-
-def test_a_route_without_cap_mechanisms_says_why_without_a_probe(monkeypatch):
-    monkeypatch.setattr(sandbox, "_probe_once", lambda route, python: pytest.fail("probed"))
-    cap = sandbox.process_cap(sandbox.NONE, sandbox.default_python())
-    assert cap == ProcessCap(None, sandbox.NONE.uncapped)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from jigcli.certificates import sandbox
+from jigcli.certificates import isolation
 from jigcli.commands.selftest import run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -19,7 +19,7 @@ SUBMISSIONS = "Certificates/M007/submissions"
 @pytest.fixture(scope="module")
 def unsandboxed() -> bool:
     """True only where no isolation route works, so the tests still run the real checker."""
-    return sandbox.choose(sandbox.default_python()) is None
+    return isolation.choose(isolation.default_python()) is None
 
 
 @pytest.fixture

@@ -319,3 +319,17 @@ def test_ctrl_c_with_json_still_prints_one_document_of_what_finished(repo_root, 
     code, document = json_run(repo_root, capsys, jobs=1, use_cache=False)
     assert code == 130 and document["passed"] == 2
     assert sorted(e["manifest"] for e in document["results"]) == [A, B]
+
+
+@pytest.mark.parametrize("folder", [".jig", ".jig/verdicts", ".jig/work"])
+def test_a_committed_jig_link_is_refused_and_nothing_is_written_outside(
+    repo_root, fake, tmp_path, folder
+):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    link = repo_root / folder
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside)
+    with pytest.raises(UsageError, match="is a symbolic link"):
+        selftest(repo_root)
+    assert list(outside.iterdir()) == []

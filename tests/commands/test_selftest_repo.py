@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from jigcli.certificates import sandbox
+from jigcli.certificates import isolation
 from jigcli.commands.selftest import run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -22,7 +22,7 @@ def copy(tmp_path, monkeypatch, copy_repo) -> Path:
 
 
 def test_the_repos_own_selftest_passes_here(copy, capsys):
-    allow_no_netns = sandbox.choose(sandbox.default_python()) is None
+    allow_no_netns = isolation.choose(isolation.default_python()) is None
     code = run(
         [],
         jobs=None,

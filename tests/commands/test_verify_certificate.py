@@ -1,13 +1,15 @@
 """`jig verify` on the repo's certificate examples, through the real command line."""
 
+import functools
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from jigcli.certificates import sandbox
+from jigcli.certificates import isolation
 from jigcli.schemas import validate
 
 REPO = Path(__file__).resolve().parents[2]
@@ -16,9 +18,9 @@ C001 = "Certificates/C001/submissions"
 
 @pytest.fixture(autouse=True)
 def _sandboxed():
-    python = sandbox.default_python()
-    if sandbox.choose(python) is None:
-        pytest.skip("no isolation route works here: " + sandbox.refusal(python))
+    python = isolation.default_python()
+    if isolation.choose(python) is None:
+        pytest.skip("no isolation route works here: " + isolation.refusal(python))
 
 
 def _jig(*args: str) -> subprocess.CompletedProcess[str]:
@@ -79,3 +81,41 @@ def test_the_human_verdict_names_the_route_and_the_checks():
 def test_an_unknown_lane_is_a_usage_error():
     done = _jig(f"{C001}/booker-sutherland.json", "--lane", "turbo")
     assert done.returncode == 2 and "--lane" in done.stderr
+
+
+def _problem_repo(root: Path, checker: Path) -> Path:
+    """A repo holding one certificate problem whose checker is `checker`, and a manifest."""
+    problem = root / "Certificates" / "C900"
+    (problem / "submissions").mkdir(parents=True)
+    (root / "jig.yaml").write_text("")
+    (problem / "checker.py").write_bytes(checker.read_bytes())
+    limits = {"wall_sec": 20, "cpu_sec": 10, "address_space_mb": 512, "output_bytes": 65536}
+    spec = {"schema": "conject.certificate.v1", "id": "C900", "title": "t", "statement": "s"}
+    (problem / "spec.json").write_text(
+        json.dumps({**spec, "witness_format": "w", "limits": limits})
+    )
+    (problem / "submissions" / "x.witness").write_text("w")
+    manifest = problem / "submissions" / "x.json"
+    fields = {"schema": "conject.submission.v1", "kind": "certificate", "statement_id": "C900"}
+    manifest.write_text(json.dumps({**fields, "witness": "x.witness"}))
+    return manifest
+
+
+def test_a_checkers_escape_sequences_and_newlines_reach_no_terminal_or_summary(tmp_path):
+    hostile = REPO / "tests" / "data" / "certificates" / "hostile" / "terminal_tricks.py"
+    manifest = _problem_repo(tmp_path / "repo", hostile)
+    summary = tmp_path / "summary.md"
+    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(summary)}
+    run = functools.partial(
+        subprocess.run, cwd=tmp_path / "repo", capture_output=True, text=True, env=env
+    )
+    human = run([sys.executable, "-m", "jigcli", "verify", str(manifest)])
+    assert human.returncode == 1 and "invalid_witness" in human.stdout
+    for text in (human.stdout, human.stderr, summary.read_text()):
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+        assert not any(line.lstrip().startswith("● Green") for line in text.splitlines())
+    assert "\\x1b]52;c;" in human.stdout  # shown, not obeyed
+    as_json = run([sys.executable, "-m", "jigcli", "verify", str(manifest), "--json"])
+    verdict = json.loads(as_json.stdout)
+    assert "\x1b]0;pwned\x07" in verdict["detail"]  # the JSON keeps the exact text
+    assert "\n● Green" in verdict["detail"]

@@ -161,3 +161,22 @@ def test_ctrl_c_kills_a_hanging_build_and_exits_130(standin, repo, tmp_path, pid
             break
         time.sleep(0.1)
     assert not pid_alive(grandchild)
+
+
+@pytest.mark.parametrize("planted", ["out-link", "tmp-link"])
+def test_out_never_writes_through_a_link(standin, repo, tmp_path, planted):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("untouched")
+    target = tmp_path / "verdicts" / "v.json"
+    target.parent.mkdir()
+    if planted == "out-link":
+        target.symlink_to(outside)
+    else:  # what the old writer used as its temporary file
+        (tmp_path / "verdicts" / "v.json.tmp").symlink_to(outside)
+    done = jig(repo, "verify", ALICE, "--out", str(target))
+    assert outside.read_text() == "untouched"
+    if planted == "out-link":
+        assert done.returncode == 2 and "is a symbolic link" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+    else:
+        assert done.returncode == 0 and json.loads(target.read_text())["verdict"] == "green"

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from jigcli.certificates import sandbox
+from jigcli.certificates import isolation
 from jigcli.certificates.spec import read_spec
 from jigcli.errors import UsageError
 from jigcli.pose.certificate import CertificatePose, pose_certificate
 from jigcli.repo import Repo
+from jigcli.sandbox import probe as probing
 from jigcli.schemas import validate
 
 CERTS = Path(__file__).resolve().parents[2] / "tests" / "data" / "pose" / "certificates"
@@ -22,8 +23,10 @@ SEVEN, MINUS_SEVEN, SIX, WORD = (CERTS / f for f in ("seven.txt", "minus-seven.t
 
 @pytest.fixture(autouse=True)
 def _a_sandbox_route():
-    if sandbox.choose(sandbox.default_python()) is None:
-        pytest.skip("no isolation route works here: " + sandbox.refusal(sandbox.default_python()))
+    if isolation.choose(isolation.default_python()) is None:
+        pytest.skip(
+            "no isolation route works here: " + isolation.refusal(isolation.default_python())
+        )
 
 
 def _request(**changes) -> CertificatePose:
@@ -119,7 +122,7 @@ def test_a_checker_that_crashes_on_a_red_witness_is_refused(verifier):
 
 
 def test_no_sandbox_is_refused_unless_allowed(verifier, monkeypatch):
-    monkeypatch.setattr(sandbox, "choose", lambda python, allow_none=False, only=None: None)
+    monkeypatch.setattr(probing, "choose", lambda job, allow_none=False, only=None: None)
     assert "--allow-no-netns" in _refused(verifier)
 
 

@@ -177,3 +177,34 @@ def test_the_fallback_verdict_goes_into_the_job_summary_too(tmp_path):
     argv = [str(target), SUBMISSION, "S001", "--outcome", "failure", "--exit-code", "2"]
     assert fallback(tmp_path, *argv, env=env).returncode == 0
     assert f"| `{SUBMISSION}` | S001 | red | bad_manifest |" in summary.read_text()
+
+
+@pytest.mark.parametrize("exit_code", ["2", "137", ""])
+def test_a_green_verdict_jig_did_not_write_in_this_run_is_replaced(tmp_path, exit_code):
+    # The ref under test committed a forged green verdict at the path, and jig never wrote
+    # its own (it refused its arguments, was killed, or never ran).
+    target = tmp_path / "verdicts" / "verdict.json"
+    target.parent.mkdir()
+    target.write_text(json.dumps({"verdict": "green", "reason": "ok"}))
+    outcome = "failure" if exit_code else "cancelled"
+    done = fallback(
+        tmp_path, str(target), SUBMISSION, "--outcome", outcome, "--exit-code", exit_code
+    )
+    assert done.returncode == 0
+    assert json.loads(target.read_text())["verdict"] == "red"
+
+
+@pytest.mark.parametrize("planted", ["link", "folder"])
+def test_a_link_or_folder_at_the_path_is_replaced_not_followed(tmp_path, planted):
+    target = tmp_path / "verdicts" / "verdict.json"
+    target.parent.mkdir()
+    outside = tmp_path / "outside.txt"
+    outside.write_text("untouched")
+    if planted == "link":
+        target.symlink_to(outside)
+    else:
+        (target / "inner").mkdir(parents=True)
+    done = fallback(tmp_path, str(target), SUBMISSION, "--outcome", "failure", "--exit-code", "2")
+    assert done.returncode == 0, done.stderr
+    assert not target.is_symlink() and json.loads(target.read_text())["verdict"] == "red"
+    assert outside.read_text() == "untouched"

@@ -200,3 +200,17 @@ def test_jig_cache_dir_overrides_the_platform_cache(monkeypatch, tmp_path):
     assert default_cache_dir() == tmp_path / "mine"
     monkeypatch.delenv("JIG_CACHE_DIR")
     assert default_cache_dir().name == "jig"
+
+
+def test_the_cache_reads_and_writes_through_no_link(tmp_path):
+    store = VerdictCache(tmp_path)
+    document = {"verdict": "red", "reason": "sorry"}
+    key = "ab" + "0" * 62
+    outside = tmp_path / "outside.json"
+    outside.write_text('{"verdict": "green", "reason": "ok"}')
+    entry = store.directory / key[:2] / f"{key}.json"
+    entry.parent.mkdir(parents=True)
+    entry.symlink_to(outside)
+    assert store.get(key) is None  # a planted green is not served
+    assert not store.put(key, document)  # nor written through
+    assert outside.read_text() == '{"verdict": "green", "reason": "ok"}'

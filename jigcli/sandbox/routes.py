@@ -1,0 +1,346 @@
+"""The isolation routes, best first: each turns a job into the argv that runs it isolated.
+
+What each keeps from the program, as root and not (the README's figure says which attacks
+each route was tested against):
+
+| route          | keeps from the program                                            | needs    |
+|----------------|-------------------------------------------------------------------|----------|
+| bubblewrap     | network; host PIDs, IPC, hostname; every file but the system      | `bwrap`  |
+|                | folders and the job's view, all read-only; `$HOME`, host `/tmp`,  |          |
+|                | `/dev/shm` (sized tmpfs of its own), `/sys`; writes to `/proc`;   |          |
+|                | every capability; the calls `seccomp.REFUSED` names; user         |          |
+|                | namespaces. As root its host uid stays root's, with none of       |          |
+|                | root's powers: nothing it sees is writable but its own tmpfs      |          |
+| unshare-root   | network; host PIDs, IPC, hostname; runs as the host's nobody in a | root     |
+|                | user namespace of its own with no capabilities (only world-       |          |
+|                | readable files); host `/tmp`, `/var/tmp`, `/dev/shm` (sized tmpfs  |          |
+|                | of its own)                                                       |          |
+| unshare-userns | the same, but its files are the invoking user's own               | not root |
+| sandbox-exec   | network; writes outside the stage (macOS)                         | macOS    |
+| none           | nothing but the limits (development only)                         |          |
+
+Every route but `none` gets a new, empty session keyring (`jigcli.run.Limits.fresh_keyring`);
+on Linux every route runs in the run's memory cgroup where one can be made. A PID namespace
+(all but sandbox-exec and none) is what guarantees that nothing the program started survives
+it: when its first process dies the kernel kills the rest, setsid daemons included.
+
+bubblewrap shows the job's host paths at the same place and its inputs in a private scratch
+folder; the unshare routes see the host's files with their user's rights and start in a
+private tmpfs at `/tmp` holding copies of the inputs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from jigcli.sandbox.cgroups import CGROUP, RLIMIT
+from jigcli.sandbox.job import Job
+
+NOBODY = 65534
+SCRATCH = Path("/scratch")  # the program's working folder inside bubblewrap
+MB = 1024 * 1024
+HIDDEN_SIZE = 4096  # a hidden folder is an empty read-only tmpfs of (at most) this size
+
+
+class Route:
+    """One way to isolate a program. Subclasses fill in the parts that differ."""
+
+    name = ""
+    isolates = ""
+    # Whether the run's CPU time includes the program's (bubblewrap's outer process never
+    # waits for the program, so its tree's CPU time is not the program's).
+    counts_cpu = True
+    # Whether a program killed by signal N shows as exit status 128 + N (an init in between).
+    signal_as_status = False
+    # How its processes may be capped, best first; each is verified by the probe before use.
+    cap_mechanisms: tuple[str, ...] = ()
+    # Why nothing caps its processes when none of those holds (or it has none).
+    uncapped = ""
+
+    def unavailable(self) -> str | None:
+        """Why the route cannot exist on this machine (no program, wrong OS), else None."""
+        return None
+
+    def scratch(self, stage: Path) -> Path:
+        """Where the stage folder (the inputs, the scratch space) appears to the program."""
+        return stage
+
+    def prepare(self, stage: Path) -> None:
+        """Make the stage usable by the user the program runs as."""
+
+    # Whether it runs the program under `seccomp.program()` (bubblewrap's `--seccomp FD`).
+    filters_calls = False
+    # Whether the program gets a new session keyring (routes that isolate anything).
+    fresh_keyring = True
+    # Whether, with jig run as root, the program still has none of root's powers, and how.
+    holds_as_root = False
+    as_root = "the program keeps root's powers"
+
+    def command(
+        self, inner: Sequence[str], job: Job, stage: Path, seccomp_fd: int | None = None
+    ) -> list[str]:
+        """The argv that runs `inner` (the job's argv after any prefix such as prlimit) in
+        the route, with `stage` holding the job's inputs and `seccomp_fd` the filter."""
+        return list(inner)
+
+    def status(self, returncode: int) -> tuple[int | None, int | None]:
+        """The program's (exit status, signal) from the wrapper's return code."""
+        if returncode < 0:
+            return None, -returncode
+        if self.signal_as_status and returncode > 128:
+            return None, returncode - 128
+        return returncode, None
+
+
+class Bubblewrap(Route):
+    name = "bubblewrap"
+    counts_cpu = False
+    signal_as_status = True  # bwrap's own init waits for the program
+    cap_mechanisms = (CGROUP, RLIMIT)
+    filters_calls = True
+    holds_as_root = True
+    as_root = (
+        "uid 65534 in its own user namespace with every capability dropped; /proc read-only, "
+        "no /sys, a new session keyring, private IPC; what it sees of the host is read-only"
+    )
+    isolates = (
+        "network, host processes, IPC and hostname; every file but the system folders and "
+        "the job's own paths, read-only; $HOME, host /tmp and /dev/shm (private sized "
+        "tmpfs); no capabilities, /proc read-only, no /sys; kernel calls a program never "
+        "needs refused (seccomp)"
+    )
+
+    def unavailable(self) -> str | None:
+        if shutil.which("bwrap") is None:
+            return "bwrap is not installed (apt-get install bubblewrap)"
+        return None
+
+    def scratch(self, stage: Path) -> Path:
+        return SCRATCH
+
+    def command(
+        self, inner: Sequence[str], job: Job, stage: Path, seccomp_fd: int | None = None
+    ) -> list[str]:
+        view, size = job.view, str(job.limits.scratch_mb * MB)
+        return [
+            "bwrap",
+            "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
+            "--uid",
+            str(NOBODY),
+            "--gid",
+            str(NOBODY),
+            # As root bubblewrap keeps every capability in the sandbox unless told not to.
+            "--cap-drop",
+            "ALL",
+            "--hostname",
+            "jig-sandbox",
+            "--die-with-parent",
+            "--new-session",
+            *([] if seccomp_fd is None else ["--seccomp", str(seccomp_fd)]),
+            *_system_view(),
+            *_binds("--ro-bind", view.read_only),
+            *_hidden(view.hidden),
+            *_binds("--bind", view.writable),
+            # A new procfs is writable where the host's root owns it (/proc/sys): read-only.
+            *("--proc", "/proc", "--remount-ro", "/proc"),
+            # /dev's own tmpfs read-only (device nodes stay usable), /dev/shm a sized one.
+            *("--dev", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"),
+            *("--remount-ro", "/dev"),
+            *("--perms", "0700", "--size", size, "--tmpfs", str(SCRATCH)),
+            *_binds("--ro-bind", [stage / name for name in view.inputs], inside=SCRATCH),
+            "--chdir",
+            str(view.workdir or SCRATCH),
+            "--",
+            *inner,
+        ]
+
+
+def _system_view() -> list[str]:
+    """The host's system folders, read-only, keeping usrmerge symlinks as symlinks."""
+    args: list[str] = []
+    for top in ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        path = Path("/", top)
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    return args
+
+
+def _hidden(paths: Sequence[Path]) -> list[str]:
+    """Each path replaced by an empty read-only folder."""
+    args: list[str] = []
+    for path in paths:
+        args += ["--perms", "0555", "--size", str(HIDDEN_SIZE), "--tmpfs", str(path)]
+        args += ["--remount-ro", str(path)]
+    return args
+
+
+def _binds(option: str, paths: Sequence[Path], inside: Path | None = None) -> list[str]:
+    """`option SRC DEST` for each path: at the same place, or by name under `inside`."""
+    args: list[str] = []
+    for path in paths:
+        args += [option, str(path), str(path if inside is None else inside / path.name)]
+    return args
+
+
+_UNSHARE_NS = ("--net", "--pid", "--ipc", "--uts", "--fork", "--kill-child", "--mount-proc")
+_SECUREBITS = "+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked"
+# Runs as root of the run's own user namespace, in the stage folder: private sized tmpfs over
+# the host's shared writable folders, the inputs copied into the scratch tmpfs at /tmp, then
+# every capability dropped for good (uid 0 of the namespace regains none on exec). PID 1 of a
+# namespace ignores signals it has no handler for, SIGXCPU included, so the program must not
+# be PID 1: a shell is, and waits for it (`; exit` keeps the shell from exec'ing it).
+_INIT = f"""set -e
+scratch=$1 shared=$2 workdir=$3; shift 3
+mount -t tmpfs -o size=$shared,mode=1777 jig-shm /dev/shm
+for folder in /var/tmp /run/lock; do
+  if [ -d $folder ]; then mount -t tmpfs -o size=$shared,mode=1777 jig-tmp $folder; fi
+done
+if [ -d /dev/mqueue ]; then mount -t mqueue jig-mqueue /dev/mqueue; fi
+mount -t tmpfs -o size=$scratch,mode=0700 jig-scratch /tmp
+cp -R -T . /tmp
+cd "$workdir" && unset OLDPWD
+exec setpriv --inh-caps=-all --bounding-set=-all --securebits={_SECUREBITS} --no-new-privs \\
+  -- /bin/sh -c '"$@"; exit $?' jig-init "$@"
+"""
+
+
+class Unshare(Route):
+    """unshare(1) in a user namespace of the run's own, as the invoker (or as nobody)."""
+
+    signal_as_status = True
+    cap_mechanisms = (CGROUP, RLIMIT)
+
+    def scratch(self, stage: Path) -> Path:
+        return Path("/tmp")
+
+    def command(
+        self, inner: Sequence[str], job: Job, stage: Path, seccomp_fd: int | None = None
+    ) -> list[str]:
+        scratch = job.limits.scratch_mb * MB + sum(len(data) for data in job.view.inputs.values())
+        workdir = str(job.view.workdir or self.scratch(stage))
+        sizes = [str(scratch), str(job.limits.scratch_mb * MB), workdir]
+        return [
+            *self.drop(),
+            "unshare",
+            "--user",
+            "--map-root-user",
+            *_UNSHARE_NS,
+            "--",
+            *("/bin/sh", "-c", _INIT, "jig-setup", *sizes, *inner),
+        ]
+
+    def drop(self) -> list[str]:
+        """What runs unshare as the user the program is to be."""
+        return []
+
+
+class UnshareRoot(Unshare):
+    name = "unshare-root"
+    holds_as_root = True
+    as_root = (
+        "the host's nobody, in its own user namespace with no capabilities; a new session "
+        "keyring, private IPC"
+    )
+    isolates = (
+        "network, host processes, IPC and hostname; runs as nobody with no capabilities "
+        "(only world-readable files); host /tmp, /var/tmp and /dev/shm (private sized tmpfs)"
+    )
+
+    def unavailable(self) -> str | None:
+        if os.geteuid() != 0:
+            return "jig is not running as root (this route drops the program to nobody)"
+        for program in ("unshare", "setpriv"):
+            if shutil.which(program) is None:
+                return f"{program} is not installed (util-linux)"
+        return None
+
+    def prepare(self, stage: Path) -> None:
+        for path in (stage, *stage.iterdir()):
+            os.chown(path, NOBODY, NOBODY)
+
+    def drop(self) -> list[str]:
+        return [
+            "setpriv",
+            f"--reuid={NOBODY}",
+            f"--regid={NOBODY}",
+            "--clear-groups",
+            "--pdeathsig=KILL",  # a uid change clears it: unshare dies with jig
+            "--",
+        ]
+
+
+class UnshareUserns(Unshare):
+    name = "unshare-userns"
+    as_root = "not used as root (it would keep root's file access): unshare-root applies"
+    isolates = (
+        "network, host processes, IPC and hostname; no capabilities; host /tmp, /var/tmp "
+        "and /dev/shm (private sized tmpfs); files: the invoking user's own rights"
+    )
+
+    def unavailable(self) -> str | None:
+        if os.geteuid() == 0:
+            return (
+                "jig runs as root, where this route would keep root's file access; "
+                "unshare-root applies"
+            )
+        for program in ("unshare", "setpriv"):
+            if shutil.which(program) is None:
+                return f"{program} is not installed (util-linux)"
+        return None
+
+
+class SandboxExec(Route):
+    name = "sandbox-exec"
+    as_root = "macOS sandbox-exec drops no privilege: the program keeps root's powers"
+    isolates = "network and writes outside the stage folder (macOS)"
+    uncapped = "macOS counts RLIMIT_NPROC per user across the whole machine, not per run"
+
+    def unavailable(self) -> str | None:
+        if sys.platform != "darwin":
+            return "macOS only"
+        if shutil.which("sandbox-exec") is None:
+            return "sandbox-exec is not on PATH"
+        return None
+
+    def command(
+        self, inner: Sequence[str], job: Job, stage: Path, seccomp_fd: int | None = None
+    ) -> list[str]:
+        writable = [stage.resolve(), *(path.resolve() for path in job.view.writable)]
+        subpaths = " ".join(f'(subpath "{_quoted(path)}")' for path in writable)
+        profile = (
+            "(version 1)(allow default)(deny network*)(deny file-write*)"
+            f'(allow file-write* {subpaths} (literal "/dev/null"))'
+        )
+        return ["sandbox-exec", "-p", profile, *inner]
+
+
+def _quoted(path: Path) -> str:
+    return str(path).replace("\\", "\\\\").replace('"', '\\"')
+
+
+class Unisolated(Route):
+    name = "none"
+    fresh_keyring = False
+    as_root = "no isolation: the program keeps root's powers"
+    isolates = "nothing but the resource limits (local development only)"
+    uncapped = "no isolation: nothing caps the program's processes"
+
+
+ROUTES: tuple[Route, ...] = (Bubblewrap(), UnshareRoot(), UnshareUserns(), SandboxExec())
+NONE = Unisolated()
+
+
+def route_named(name: str) -> Route:
+    for route in (*ROUTES, NONE):
+        if route.name == name:
+            return route
+    raise ValueError(f"no isolation route {name!r}")

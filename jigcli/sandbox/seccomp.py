@@ -1,0 +1,169 @@
+"""The seccomp filter bubblewrap loads (`--seccomp FD`) before it runs the program.
+
+It refuses the system calls a sandboxed program never needs and an attacker reaches for:
+the kernel keyrings (the invoker's keys), io_uring (a second system-call interface the
+filter cannot see into), BPF, perf, ptrace and cross-process memory access, every way to
+mount or to enter or make namespaces, module loading, kexec, reboot, swap, clock and
+accounting changes. Each refused call fails with EPERM (ENOSYS for `clone3` and io_uring,
+so that a C library falls back to `clone` and plain reads); everything else is allowed.
+
+`clone` is allowed unless its flags ask for a namespace; `clone3` passes its flags in
+memory a filter cannot read, so it is refused as unknown, which glibc answers with `clone`.
+
+The program is built by libseccomp, through `pyseccomp` (a ctypes binding with the official
+bindings' API, so it works on any CPython, a pyenv one included, wherever the system has
+`libseccomp.so.2`), never written by hand; it is exported once per process as BPF and given
+to each run in a memfd.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import tempfile
+import threading
+from typing import Any
+
+REFUSED = (
+    # The kernel keyrings: the invoker's session and user keys.
+    "keyctl",
+    "add_key",
+    "request_key",
+    # Tracing and other processes' memory.
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "kcmp",
+    "pidfd_getfd",
+    # Kernel programs, performance counters, user-space page faults.
+    "bpf",
+    "perf_event_open",
+    "userfaultfd",
+    # Mounts and namespaces.
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "move_mount",
+    "open_tree",
+    "fsopen",
+    "fsconfig",
+    "fsmount",
+    "fspick",
+    "mount_setattr",
+    "unshare",
+    "setns",
+    "open_by_handle_at",
+    "name_to_handle_at",
+    # The machine itself.
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "reboot",
+    "swapon",
+    "swapoff",
+    "acct",
+    "quotactl",
+    "syslog",
+    "settimeofday",
+    "clock_settime",
+    "clock_adjtime",
+    "adjtimex",
+    "iopl",
+    "ioperm",
+    "fanotify_init",
+    "lookup_dcookie",
+    "uselib",
+    "vhangup",
+)
+# Refused as if the kernel had none: callers fall back to something the filter can see.
+UNKNOWN = ("clone3", "io_uring_setup", "io_uring_enter", "io_uring_register")
+# clone(2) flags that make a namespace.
+CLONE_NAMESPACES = (
+    0x00020000,  # CLONE_NEWNS
+    0x02000000,  # CLONE_NEWCGROUP
+    0x04000000,  # CLONE_NEWUTS
+    0x08000000,  # CLONE_NEWIPC
+    0x10000000,  # CLONE_NEWUSER
+    0x20000000,  # CLONE_NEWPID
+    0x40000000,  # CLONE_NEWNET
+    0x00000080,  # CLONE_NEWTIME
+)
+
+_built: list[bytes | str] = []
+_lock = threading.Lock()
+
+
+def program() -> bytes | None:
+    """The filter as BPF for `bwrap --seccomp`, built once; None where it cannot be."""
+    built = _build_once()
+    return built if isinstance(built, bytes) else None
+
+
+def unavailable() -> str | None:
+    """Why no filter can be built here, else None."""
+    built = _build_once()
+    return built if isinstance(built, str) else None
+
+
+def _build_once() -> bytes | str:
+    with _lock:
+        if not _built:
+            _built.append(_build())
+        return _built[0]
+
+
+def _build() -> bytes | str:
+    try:
+        import pyseccomp as seccomp  # type: ignore[import-untyped]
+    except (ImportError, OSError) as missing:  # no binding, or no libseccomp.so.2
+        return f"no libseccomp here ({missing}); apt-get install libseccomp2"
+    try:
+        return _export(_filter(seccomp))
+    except (OSError, RuntimeError, ValueError) as failed:
+        return f"libseccomp could not build the filter: {failed}"
+
+
+def _filter(seccomp: Any) -> Any:
+    rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
+    # A binary tree of the refused calls rather than a list: every call the program makes
+    # runs the filter (libseccomp 2.5+; older ones keep the list).
+    with contextlib.suppress(ValueError, OSError):
+        rules.set_attr(seccomp.Attr.CTL_OPTIMIZE, 2)
+    for name in REFUSED:
+        _refuse(rules, seccomp.ERRNO(errno.EPERM), name)
+    for name in UNKNOWN:
+        _refuse(rules, seccomp.ERRNO(errno.ENOSYS), name)
+    for flag in CLONE_NAMESPACES:
+        rules.add_rule(
+            seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag)
+        )
+    return rules
+
+
+def _refuse(rules: Any, action: Any, name: str) -> None:
+    with contextlib.suppress(ValueError, OSError):  # a call this arch lacks (iopl on arm64)
+        rules.add_rule(action, name)
+
+
+def _export(rules: Any) -> bytes:
+    with tempfile.TemporaryFile() as sink:
+        rules.export_bpf(sink)
+        sink.seek(0)
+        return sink.read()
+
+
+def descriptor(bpf: bytes) -> int:
+    """A file descriptor holding `bpf` from its start, for `bwrap --seccomp FD`; the caller
+    closes it."""
+    fd = os.memfd_create("jig-seccomp", os.MFD_CLOEXEC)
+    try:
+        os.write(fd, bpf)
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd

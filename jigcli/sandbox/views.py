@@ -1,0 +1,50 @@
+"""What a job's view may show: never a home folder, nor a folder that holds one.
+
+A view names the folders a program needs (an interpreter's library folders, a toolchain);
+binding a prefix that happens to be, or to contain, someone's home would show their keys and
+tokens to the program. Homes are the invoker's `$HOME` and the home folders of root and of
+every login user (uid 1000 and up, nobody excepted).
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+from collections.abc import Iterable
+from pathlib import Path
+
+from jigcli.sandbox.job import View
+
+_FIRST_LOGIN_UID = 1000
+_NOBODY = 65534
+
+
+def homes() -> set[Path]:
+    """The home folders on this machine that a view must never show."""
+    found = {Path(os.path.realpath(home)) for home in _home_names()}
+    return {home for home in found if home != Path("/")}
+
+
+def _home_names() -> Iterable[str]:
+    if os.environ.get("HOME"):
+        yield os.environ["HOME"]
+    for entry in pwd.getpwall():
+        if entry.pw_uid == 0 or _FIRST_LOGIN_UID <= entry.pw_uid != _NOBODY:
+            yield entry.pw_dir
+
+
+def check_view(view: View) -> str | None:
+    """Why `view` must not be shown to a program, else None."""
+    every = (*view.read_only, *view.writable, *view.hidden)
+    for path in every:
+        if not path.is_absolute() or "\0" in str(path):
+            return f"the sandbox view names {str(path)!r}, which is not an absolute path"
+    shown = [Path(os.path.realpath(path)) for path in (*view.read_only, *view.writable)]
+    for home in homes():
+        for path in shown:
+            if home == path or home.is_relative_to(path):
+                return (
+                    f"the sandbox view would show {path}, which holds the home folder {home}; "
+                    "bind only the folders the program needs"
+                )
+    return None

@@ -1,0 +1,90 @@
+"""Finding a pids cgroup hierarchy, and a cgroup made for one run."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from jigcli.sandbox import cgroups
+
+MOUNTINFO = "\n".join(
+    [
+        "22 1 0:21 / /proc rw,nosuid - proc proc rw",
+        "30 25 0:26 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw",
+        "31 25 0:27 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu",
+        "32 25 0:28 / /sys/fs/cgroup/pids rw - cgroup cgroup rw,pids",
+        r"33 25 0:29 / /mnt/with\040space rw - cgroup2 none rw",
+        "not a mountinfo line",
+    ]
+)
+
+
+def test_v1_pids_mounts_come_before_v2_ones_and_other_controllers_are_ignored():
+    assert cgroups.candidates(MOUNTINFO) == [
+        Path("/sys/fs/cgroup/pids"),
+        Path("/sys/fs/cgroup/unified"),
+        Path("/mnt/with space"),
+    ]
+
+
+def test_no_cgroup_mounts_means_no_candidates():
+    assert cgroups.candidates("22 1 0:21 / /proc rw - proc proc rw") == []
+
+
+def test_an_unwritable_or_missing_hierarchy_makes_no_cgroups(tmp_path):
+    assert not cgroups._makes_cgroups_with(tmp_path / "missing", cgroups.PIDS)
+    # A plain folder accepts the trial folder but gives it no pids.max.
+    assert not cgroups._makes_cgroups_with(tmp_path, cgroups.PIDS)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_without_a_mechanism_nothing_is_made():
+    with cgroups.enforced(None, 8) as cgroup:
+        assert cgroup is None
+
+
+def test_a_run_cgroup_has_the_cap_and_is_removed_afterwards():
+    hierarchy = cgroups.hierarchy(cgroups.PIDS)
+    if hierarchy is None:
+        pytest.skip("no writable pids cgroup hierarchy here")
+    with cgroups.enforced(cgroups.CGROUP, 12) as cgroup:
+        assert cgroup is not None and cgroup.pids is not None
+        assert cgroup.pids.parent == hierarchy
+        assert (cgroup.pids / "pids.max").read_text().strip() == "12"
+        assert cgroup.refused() == 0
+    assert not cgroup.pids.exists()
+
+
+def test_a_run_memory_cgroup_caps_memory_and_swap_and_is_removed_afterwards():
+    hierarchy = cgroups.hierarchy(cgroups.MEMORY)
+    if hierarchy is None:
+        pytest.skip("no writable memory cgroup hierarchy here")
+    with cgroups.enforced(None, 12, memory_mb=64) as cgroup:
+        assert cgroup is not None and cgroup.pids is None and cgroup.memory is not None
+        folder = cgroup.memory
+        limits = [
+            name for name in ("memory.limit_in_bytes", "memory.max") if (folder / name).exists()
+        ]
+        assert int((folder / limits[0]).read_text()) == 64 * 1024 * 1024
+        for swap in ("memory.memsw.limit_in_bytes", "memory.swap.max"):
+            if (folder / swap).exists():
+                assert (folder / swap).read_text().strip() in (str(64 * 1024 * 1024), "0")
+        assert not cgroup.out_of_memory()
+    assert not folder.exists()
+
+
+def test_a_run_cgroup_is_removed_when_the_run_is_interrupted():
+    if cgroups.hierarchy(cgroups.MEMORY) is None:
+        pytest.skip("no writable memory cgroup hierarchy here")
+    with pytest.raises(KeyboardInterrupt), cgroups.enforced(None, 12, memory_mb=64) as cgroup:
+        assert cgroup is not None
+        raise KeyboardInterrupt
+    assert cgroup.memory is not None and not cgroup.memory.exists()
+
+
+def test_the_stale_cgroups_of_dead_jig_processes_are_removed(tmp_path):
+    dead = 2**22 + 1  # above any pid_max
+    (tmp_path / f"jig-sandbox-{dead}-0").mkdir()
+    (tmp_path / f"jig-sandbox-{os.getpid()}-0").mkdir()
+    cgroups._remove_stale(tmp_path)
+    assert [path.name for path in tmp_path.iterdir()] == [f"jig-sandbox-{os.getpid()}-0"]

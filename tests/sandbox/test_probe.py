@@ -1,0 +1,50 @@
+"""Probing the routes: each once per process and kind of job, with a reason when it cannot run."""
+
+import pytest
+
+from jigcli.certificates import isolation
+from jigcli.sandbox import cgroups, probe
+from jigcli.sandbox.cgroups import ProcessCap
+from jigcli.sandbox.routes import NONE, Bubblewrap
+
+TRIVIAL = isolation.probe_job(isolation.default_python())
+
+
+def test_describe_reports_every_route_with_a_reason_when_it_cannot_run():
+    report = probe.describe(TRIVIAL)
+    names = [row["name"] for row in report["routes"]]
+    assert names == ["bubblewrap", "unshare-root", "unshare-userns", "sandbox-exec"]
+    for row in report["routes"]:
+        assert row["ok"] is (row["why"] is None)
+        assert row["probed"] is row["available"]
+        cap = row["processes"]
+        assert cap["capped"] is (cap["mechanism"] is not None) and cap["why"]
+        assert cap["mechanism"] in (None, *cgroups.HOW)
+        if not row["ok"]:
+            assert not cap["capped"]
+    chosen = [row["name"] for row in report["routes"] if row["ok"]]
+    assert report["chosen"] == (chosen[0] if chosen else None)
+
+
+def test_a_route_whose_program_is_missing_is_unavailable(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(probe, "_probed", {})
+    assert "bwrap is not installed" in (Bubblewrap().unavailable() or "")
+    assert probe.choose(TRIVIAL) is None
+    assert probe.choose(TRIVIAL, allow_none=True) is NONE
+
+
+def test_a_probe_runs_once_per_process(monkeypatch):
+    calls = []
+    monkeypatch.setattr(probe, "_probed", {})
+    probed = probe.Probe(None, ProcessCap(None, "not asked"))
+    monkeypatch.setattr(probe, "_probe_route", lambda route, job: calls.append(route) or probed)
+    for _ in range(3):
+        probe.probe(NONE, TRIVIAL)
+    assert len(calls) == 1
+
+
+def test_a_route_without_cap_mechanisms_says_why_without_a_probe(monkeypatch):
+    monkeypatch.setattr(probe, "_probe_route", lambda route, job: pytest.fail("probed"))
+    cap = probe.process_cap(NONE, TRIVIAL)
+    assert cap == ProcessCap(None, NONE.uncapped)

@@ -1,0 +1,37 @@
+"""The seccomp filter: built by libseccomp, once, and what it refuses."""
+
+import sys
+
+import pyseccomp  # type: ignore[import-untyped]
+import pytest
+
+from jigcli.sandbox import seccomp
+
+
+def test_the_filter_is_built_once_by_libseccomp():
+    program = seccomp.program()
+    assert seccomp.unavailable() is None, seccomp.unavailable()
+    assert program and len(program) % 8 == 0  # struct sock_filter instructions
+    assert seccomp.program() is program
+
+
+def test_every_refused_call_is_one_the_kernel_knows_here():
+    known = [name for name in (*seccomp.REFUSED, *seccomp.UNKNOWN) if _number(name) >= 0]
+    for name in ("keyctl", "add_key", "ptrace", "bpf", "mount", "unshare", "io_uring_setup"):
+        assert name in known
+
+
+def _number(name: str) -> int:
+    return int(pyseccomp.resolve_syscall(pyseccomp.system_arch(), name))
+
+
+def test_without_libseccomp_the_reason_says_what_to_install(monkeypatch):
+    monkeypatch.setattr(seccomp, "_built", [])
+    monkeypatch.setitem(sys.modules, "pyseccomp", None)
+    assert "apt-get install libseccomp2" in (seccomp.unavailable() or "")
+    assert seccomp.program() is None
+
+
+@pytest.fixture(autouse=True)
+def _fresh_filter(monkeypatch):
+    monkeypatch.setattr(seccomp, "_built", [])
