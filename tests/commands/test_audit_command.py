@@ -272,4 +272,4 @@ def test_the_cli_prints_one_json_document_and_exits_one_on_pending(paper: Path) 
     assert done.returncode == 1
     document = json.loads(done.stdout)
     assert document["ledger"] == "paper.audit.json"
-    assert document["summary"] == "4 of 10 · Not in the paper"
+    assert document["summary"] == "10 pairs: 4 unstated, 6 not compared yet"

@@ -74,10 +74,29 @@ def test_a_missing_file_is_a_usage_error() -> None:
         find_root(DATA / "clean" / "absent.tex")
 
 
-def test_a_folder_is_a_usage_error_that_says_it_is_a_folder(tmp_path: Path) -> None:
-    (tmp_path / "paper.tex").write_text("\\documentclass{article}\n")
-    with pytest.raises(UsageError, match=r"is a folder.*paper\.tex"):
-        find_root(tmp_path)
+def test_a_folder_names_its_only_document(project: Path) -> None:
+    paper = write(project / "paper.tex", "\\documentclass{article}\n")
+    write(project / "chapter.tex", "No document here.\n")
+    assert find_root(project) == paper.resolve()
+
+
+def test_a_folder_with_several_documents_names_them_and_asks_for_one(project: Path) -> None:
+    write(project / "print.tex", "\\documentclass{report}\n")
+    write(project / "web.tex", "\\documentclass{report}\n")
+    with pytest.raises(UsageError, match=r"several documents \(print\.tex, web\.tex\)"):
+        find_root(project)
+
+
+def test_a_folder_s_latexmkrc_default_file_is_its_document(project: Path) -> None:
+    write(project / "print.tex", "\\documentclass{report}\n")
+    web = write(project / "web.tex", "\\documentclass{report}\n")
+    write(project / "latexmkrc", "$pdf_mode = 1;\n@default_files = ('web.tex');\n")
+    assert find_root(project) == web.resolve()
+
+
+def test_a_folder_without_a_document_is_a_usage_error(project: Path) -> None:
+    with pytest.raises(UsageError, match="holds no LaTeX document"):
+        find_root(project)
 
 
 def test_inclusions_name_their_line_command_and_file() -> None:

@@ -77,14 +77,10 @@ def test_a_double_backslash_before_percent_still_starts_a_comment() -> None:
     assert mask("a \\\\% gone\nb").visible == "a \\\\" + " " * 6 + "\nb"
 
 
-def test_theorem_items_belong_to_the_theorem_and_free_items_with_math_stand_alone() -> None:
+def test_items_are_parts_of_their_theorem_and_loose_items_are_never_statements() -> None:
     statements = read_statements(PAPERS / "items" / "items.tex").statements
-    assert [(s.kind, s.number, s.label) for s in statements] == [
-        ("theorem", "1", "thm:parts"),
-        ("item", "(i)", "it:sum"),
-    ]
+    assert [(s.kind, s.number, s.label) for s in statements] == [("theorem", "1", "thm:parts")]
     assert "\\item[(b)] $n^2 \\ge n$." in statements[0].text
-    assert statements[1].text == "For all $n$, $\\sum_{k \\le n} k = n(n+1)/2$."
 
 
 def test_inputs_and_includes_are_read_in_order_with_local_package_declarations() -> None:
