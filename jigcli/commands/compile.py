@@ -58,8 +58,9 @@ def run(file: Path, *, as_json: bool, watch: bool, no_build: bool, engine: str |
     root = find_root(file)
     chosen = choose_engine(root, engine)
     if watch:
-        return _watch(root, chosen, as_json=as_json)
-    result = check(root, chosen) if no_build else _build(root, chosen)
+        return _watch(root, chosen.engine, as_json=as_json)
+    result = check(root, chosen.engine) if no_build else _build(root, chosen.engine)
+    result.engine_from = chosen.source
     if as_json:
         emit_json(to_json(result))
     else:
@@ -97,6 +98,7 @@ def to_json(result: BuildResult) -> dict[str, Any]:
         "status": verifier_status(VERIFIER, result.verdict),
         "diagnostics": [d.to_json() for d in result.diagnostics],
         "engine": result.engine_words,
+        "engine_from": {"engine": result.engine, "from": result.engine_from or None},
         "pdf": _shown(result.pdf) if result.pdf else None,
         "log": _shown(result.log),
         "evidence": _shown(_evidence(result)),
@@ -157,6 +159,8 @@ def _summary_line(result: BuildResult) -> str:
         parts += _counts(result.diagnostics)
         if result.engine_words:
             parts.append(f"Built with {result.engine_words}")
+        if result.engine_from and result.engine_from != "the default":
+            parts.append(f"{result.engine} ({result.engine_from})")
         if not result.started_process:
             parts.append("nothing changed since the last build")
     status = verifier_status(VERIFIER, result.verdict)

@@ -89,6 +89,23 @@ _SUMMARY_WARNINGS = ("There were undefined references", "There were undefined ci
                      "There were multiply-defined labels", "There were undefined")  # fmt: skip
 
 
+_REFUSED = re.compile(
+    r"^\S+: Not (?P<verb>reading from|writing to) (?P<name>.+?) \(open(?:in|out)_any = \w\)\.?$",
+    re.MULTILINE,
+)
+
+
+def refused_files(output: str) -> list[tuple[str, str]]:
+    """(`reading` | `writing`, name) for each file kpathsea's paranoid mode kept TeX from: the
+    engine says so on its terminal (`pdflatex: Not reading from /etc/passwd (openin_any =
+    p).`), never in its log. Each once, in order."""
+    found = {
+        (m.group("verb").split()[0], m.group("name").removesuffix(".tex")): None
+        for m in _REFUSED.finditer(output)
+    }
+    return list(found)
+
+
 def engine_words(log_text: str) -> str | None:
     """The engine and distribution the log's banner names: "pdfTeX · TeX Live 2022"."""
     first = log_text.split("\n", 1)[0]

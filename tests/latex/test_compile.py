@@ -17,7 +17,14 @@ import pytest
 
 from jigcli.errors import UsageError
 from jigcli.latex import state
-from jigcli.latex.compile import BuildResult, build, check, choose_engine, describe
+from jigcli.latex.compile import (
+    BuildResult,
+    EngineChoice,
+    build,
+    check,
+    choose_engine,
+    describe,
+)
 from jigcli.latex.root import find_root
 from jigcli.verifiers.registry import verifier_status
 
@@ -36,7 +43,7 @@ def copy_corpus(destination: Path) -> Path:
 
 def compile_file(path: Path, **options: float) -> BuildResult:
     root = find_root(path)
-    return build(root, choose_engine(root, None), **options)
+    return build(root, choose_engine(root, None).engine, **options)
 
 
 @pytest.fixture(scope="module")
@@ -249,13 +256,16 @@ def test_a_missing_input_is_rebuilt_once_it_exists(fresh: Path) -> None:
     assert compile_file(paper).verdict == "compiled"
 
 
-def test_the_record_lives_beside_the_build(fresh: Path) -> None:
+def test_the_record_lives_in_jigs_cache_and_nothing_of_jigs_beside_the_paper(fresh: Path) -> None:
     paper = fresh / "clean" / "paper.tex"
     compile_file(paper)
     record = state.load(paper)
-    assert record is not None and record.path == paper.with_suffix(".fdb_jig")
+    assert record is not None and record.path == state.paper_folder(paper) / "state.json"
+    assert not record.path.is_relative_to(paper.parent)
     assert "paper.tex" in record.project
     assert not any(name.endswith(".aux") for name in record.project)
+    tex_outputs = {".tex", ".aux", ".log", ".pdf", ".fls", ".fdb_latexmk", ".gz"}
+    assert {p.suffix for p in paper.parent.iterdir()} <= tex_outputs
 
 
 # -- failures that are not verdicts ------------------------------------------------------------
@@ -307,15 +317,35 @@ def test_without_latexmk_enough_engine_passes_and_bibtex_settle_references(
 # -- choosing the engine -----------------------------------------------------------------------
 
 
-def test_the_engine_is_the_option_then_a_magic_comment_then_pdflatex(tmp_path: Path) -> None:
+def test_the_engine_is_a_magic_comment_then_the_latexmkrc_then_the_preamble_then_pdflatex(
+    tmp_path: Path,
+) -> None:
     paper = tmp_path / "paper.tex"
     paper.write_text("% !TEX program = lualatex\n\\documentclass{article}\n")
-    assert choose_engine(paper, None) == "lualatex"
-    assert choose_engine(paper, "xelatex") == "xelatex"
-    paper.write_text("\\documentclass{article}\n")
-    assert choose_engine(paper, None) == "pdflatex"
+    assert choose_engine(paper, None) == EngineChoice("lualatex", "% !TEX program")
+    paper.write_text("\\documentclass{article}\n\\input{preamble}\n\\begin{document}\n")
+    assert choose_engine(paper, None) == EngineChoice("pdflatex", "the default")
+    (tmp_path / "preamble.tex").write_text("\\usepackage[warnings-off={x}]{unicode-math}\n")
+    assert choose_engine(paper, None) == EngineChoice("xelatex", "the paper uses unicode-math")
+    (tmp_path / "latexmkrc").write_text("$pdf_mode = 1;\n$pdflatex = 'lualatex %O %S';\n")
+    assert choose_engine(paper, None) == EngineChoice("lualatex", "latexmkrc")
     with pytest.raises(UsageError, match="Unknown engine"):
         choose_engine(paper, "tex")
+
+
+def test_an_engine_asked_for_once_is_remembered_for_the_paper_until_asked_again(
+    tmp_path: Path,
+) -> None:
+    paper = tmp_path / "paper.tex"
+    paper.write_text("\\documentclass{article}\n\\usepackage{fontspec}\n")
+    assert choose_engine(paper, None).engine == "xelatex"
+    assert choose_engine(paper, "lualatex") == EngineChoice("lualatex", "--engine")
+    assert choose_engine(paper, None) == EngineChoice(
+        "lualatex", "remembered from an earlier --engine"
+    )
+    choose_engine(paper, "pdflatex")
+    assert choose_engine(paper, None).engine == "pdflatex"
+    assert choose_engine(tmp_path / "other.tex", None).engine == "pdflatex"
 
 
 # -- what jig doctor reports -------------------------------------------------------------------
