@@ -649,8 +649,8 @@ def to_json(report: Report) -> dict[str, Any]:
         "missing_inputs": [_place_json(p) for p in report.missing],
         "stray_lean": [_place_json(p) for p in paper.document.stray_lean],
         "dangling_uses": [
-            {"label": s.label, "file": _shown(s.file), "line": s.line, "uses": label}
-            for s, label in paper.document.dangling_uses()
+            {"label": s.label, "file": _shown(place.file), "line": place.line, "uses": label}
+            for s, label, place in paper.document.dangling_uses()
         ],
         "summary": report.summary,
         "engine": report.engine,
@@ -678,9 +678,9 @@ def _show(report: Report, as_json: bool) -> None:
     for place in report.paper.document.stray_lean:
         words = f"\\lean{{{', '.join(place.names)}}} is outside every statement: nothing checks it"
         console.print(result_line(_shown(place.file), place.line, "warn", words))
-    for statement, label in report.paper.document.dangling_uses():
+    for statement, label, place in report.paper.document.dangling_uses():
         words = f"{_title(statement)} uses {label}, which no \\label defines"
-        console.print(result_line(_shown(statement.file), statement.line, "warn", words))
+        console.print(result_line(_shown(place.file), place.line, "warn", words))
     worst = "error" if report.missing else _worst_status(report.rows)
     console.print(f"{mark(worst)} {escape(report.summary)}")
     if report.engine:

@@ -224,14 +224,18 @@ def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
     deadline = Deadline(timeout)
     if shutil.which(engine) is None:
         return _failed(root, engine, "not_set_up", f"{engine} is not on PATH")
+    from jigcli.latex import confine
+
     out = None
     if engine in CONFINED:
-        from jigcli.latex import confine
-
         why = confine.unavailable()
         if why is not None:
             return _failed(root, engine, "refused", _unconfined(engine, why))
         out = _fresh_build_folder(root)
+    else:
+        links = confine.links_out(root.parent)
+        if links:
+            return _failed(root, engine, "refused", _linked_out(root, *links[0]))
     tex = _Tex(root, out, deadline)
     try:
         if shutil.which("latexmk") is not None:
@@ -241,8 +245,6 @@ def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
     except ProgramMissing as missing:
         return _failed(root, engine, "not_set_up", f"{missing.program} is not on PATH")
     if out is not None:
-        from jigcli.latex import confine
-
         confine.copy_back(out, root)
     failure = _infrastructure_failure(outcome, timeout)
     log = root.with_suffix(".log")
@@ -269,6 +271,14 @@ def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
         out=out,
     )
     return result
+
+
+def _linked_out(root: Path, link: Path, target: str) -> str:
+    shown = _relative(link, root.parent)
+    return (
+        f"{shown} is a link to {target}, outside the paper's folder, and TeX would read or "
+        "write through it: remove the link, or copy the file into the folder"
+    )
 
 
 def _unconfined(engine: str, why: str) -> str:

@@ -17,6 +17,11 @@ jig runs LuaLaTeX only inside a bubblewrap sandbox where
 A paper's Lua can then write nowhere it could plant anything (a `latexmkrc`, a git hook): what
 it writes lands in the build folder, which jig reads as data. Where bubblewrap cannot run, the
 build is refused, saying why, rather than run unconfined.
+
+kpathsea checks the names TeX opens, not where they lead: a symbolic link in the paper's folder
+(`leak.tex -> /etc/passwd`, `paper.log -> ~/.bashrc`) would let any engine read or write
+through it. `links_out` finds such links (outside dot folders, which kpathsea never opens), and
+jig refuses to build a paper that has one.
 """
 
 from __future__ import annotations
@@ -126,6 +131,22 @@ def _engine_tree(argv: Sequence[str]) -> list[str]:
     if tree == Path("/") or tree.is_relative_to("/usr"):
         return []
     return ["--ro-bind", str(tree), str(tree)]
+
+
+def links_out(folder: Path) -> list[tuple[Path, str]]:
+    """Every symbolic link under `folder` (dot entries aside) that leads outside it, with where
+    it leads."""
+    found = []
+    for parent, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        for name in [*folders, *files]:
+            path = Path(parent, name)
+            if name.startswith(".") or not path.is_symlink():
+                continue
+            target = Path(os.path.realpath(path))
+            if not target.is_relative_to(folder):
+                found.append((path, os.readlink(path)))
+    return found
 
 
 def copy_back(out: Path, root: Path) -> None:

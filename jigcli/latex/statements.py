@@ -375,6 +375,9 @@ class Counters:
     values: dict[str, int] = field(default_factory=dict)
     within: dict[str, str | None] = field(default_factory=dict)
     style: dict[str, str] = field(default_factory=dict)
+    # Reset by their parent but numbered alone: `\newcounter{c}[p]` and `\counterwithin*`
+    # leave `\thec` as `\arabic{c}`.
+    unprefixed: set[str] = field(default_factory=set)
 
     @classmethod
     def for_class(cls, document_class: str) -> Counters:
@@ -390,9 +393,13 @@ class Counters:
             parent = name
         return counters
 
-    def new(self, name: str, within: str | None = None) -> None:
+    def new(self, name: str, within: str | None = None, *, prefixed: bool = True) -> None:
         self.values.setdefault(name, 0)
         self.within[name] = within
+        if prefixed:
+            self.unprefixed.discard(name)
+        else:
+            self.unprefixed.add(name)
 
     def step(self, name: str) -> None:
         if name not in self.values:
@@ -413,7 +420,7 @@ class Counters:
     def the(self, name: str) -> str:
         own = _STYLES[self.style.get(name, "arabic")](self.values.get(name, 0))
         parent = self.within.get(name)
-        return f"{self.the(parent)}.{own}" if parent else own
+        return f"{self.the(parent)}.{own}" if parent and name not in self.unprefixed else own
 
 
 @dataclass(frozen=True)
@@ -435,6 +442,7 @@ _SECTIONING = ("part", "chapter", "section", "subsection", "subsubsection", "par
 # bounded so a macro that calls itself (twice, each time) cannot stall the reader.
 _MAX_MACRO_DEPTH = 8
 _MAX_EXPANSIONS = 2000
+_MAX_STATEMENT_LINES = 200  # how far a statement's `\\uses` is looked for
 _DECLARING = re.compile(r"\\(?:newtheorem|declaretheorem|newcounter)(?![A-Za-z@])")
 
 
@@ -616,7 +624,8 @@ class _Walker:
         if counter is None:
             return end
         within = _read_optional(text, counter[1])
-        self.counters.new(counter[0].strip(), within[0].strip() if within else None)
+        parent = within[0].strip() if within else None
+        self.counters.new(counter[0].strip(), parent, prefixed=False)
         return within[1] if within else counter[1]
 
     def stepcounter(self, src: _FileText, star: bool, start: int, end: int) -> int:
@@ -636,6 +645,10 @@ class _Walker:
             name = counter[0].strip()
             without = text[start:end].startswith("\\counterwithout")
             self.counters.within[name] = None if without else parent[0].strip()
+            if star:  # `\counterwithin*`: reset by the parent, numbered alone
+                self.counters.unprefixed.add(name)
+            else:
+                self.counters.unprefixed.discard(name)
         return parent[1]
 
     def setcounter(self, src: _FileText, star: bool, start: int, end: int) -> int:
@@ -1035,9 +1048,7 @@ def _rows(content: str) -> list[str]:
         elif content[i] == "\\":
             i += 1  # `\{`, `\}` and the like are not braces
         i += 1
-    last = content[start:]
-    if last.strip() or not rows:  # a final `\\` makes no empty numbered row
-        rows.append(last)
+    rows.append(content[start:])  # after a final `\\`, amsmath numbers an empty row too
     return rows
 
 
@@ -1169,11 +1180,39 @@ class Document:
     missing: tuple[Place, ...] = ()  # inputs whose file is nowhere
     stray_lean: tuple[Place, ...] = ()  # `\lean{…}` outside every statement
 
-    def dangling_uses(self) -> list[tuple[Statement, str]]:
-        """Each `\\uses{label}` (of a statement or its proof) that no `\\label` defines."""
-        return [
-            (s, label) for s in self.statements for label in s.all_uses if label not in self.labels
-        ]
+    def dangling_uses(self) -> list[tuple[Statement, str, Place]]:
+        """Each `\\uses{label}` (of a statement or its proof) that no `\\label` defines, with
+        the place of the `\\uses` that names it."""
+        found = []
+        for statement in self.statements:
+            proof = statement.blueprint.proof
+            for label in statement.all_uses:
+                if label in self.labels:
+                    continue
+                starts = [(statement.file, statement.line)]
+                starts += [(proof.file, proof.line)] if proof else []
+                place = next(
+                    (
+                        Place(file, line, "uses", (label,))
+                        for file, start in starts
+                        if (line := _line_naming(file, start, label)) is not None
+                    ),
+                    Place(statement.file, statement.line, "uses", (label,)),
+                )
+                found.append((statement, label, place))
+        return found
+
+
+def _line_naming(path: Path, start: int, label: str) -> int | None:
+    """The first line from `start` on (a statement's or a proof's) that names `label`."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    for number in range(start, min(len(lines), start + _MAX_STATEMENT_LINES) + 1):
+        if label in lines[number - 1]:
+            return number
+    return None
 
 
 def read_statements(

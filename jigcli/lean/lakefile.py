@@ -45,14 +45,6 @@ class Glob:
     kind: str  # one | submodules | andSubmodules
     module: str
 
-    def covers(self, module: str) -> bool:
-        below = module.startswith(self.module + ".")
-        if self.kind == "one":
-            return module == self.module
-        if self.kind == "submodules":
-            return below
-        return below or module == self.module
-
 
 @dataclass(frozen=True)
 class LeanLib:

@@ -8,11 +8,13 @@ from hypothesis import strategies as st
 
 from jigcli.errors import UsageError
 from jigcli.latex.root import (
+    declares_document,
     find_root,
     has_documentclass,
     inclusions,
     source_files,
     strip_comments,
+    tex_finds,
 )
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "latex"
@@ -135,3 +137,29 @@ def test_a_percent_after_a_backslash_is_text() -> None:
 @given(st.text(alphabet="ab%\\{}\n verbatim", max_size=200))
 def test_strip_comments_keeps_every_newline(text: str) -> None:
     assert strip_comments(text).count("\n") == text.count("\n")
+
+
+PAPERS = DATA.parent / "papers"
+
+
+def test_a_file_that_inputs_its_documentclass_is_its_own_root() -> None:
+    online = PAPERS / "hott" / "online.tex"
+    assert declares_document(online)
+    assert find_root(online) == online.resolve()
+    assert find_root(PAPERS / "hott" / "opt-color.tex") == online.resolve()
+
+
+def test_a_chapter_s_root_is_the_latexmkrc_s_default_file_before_the_others(project: Path) -> None:
+    chapter = write(project / "chapter.tex", "\\begin{theorem}x\\end{theorem}\n")
+    write(project / "a-draft.tex", "\\documentclass{article}\\begin{document}\\input{chapter}\n")
+    printed = write(
+        project / "print.tex", "\\documentclass{report}\\begin{document}\\input{chapter}\n"
+    )
+    assert find_root(chapter).name == "a-draft.tex"
+    write(project / "latexmkrc", "@default_files = ('print.tex');  # the one latexmk builds\n")
+    assert find_root(chapter) == printed.resolve()
+
+
+def test_tex_finds_its_own_files_through_kpsewhich_and_not_the_papers() -> None:
+    assert tex_finds("article.cls")
+    assert not tex_finds("no-such-file-anywhere-jig")
