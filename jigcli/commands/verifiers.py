@@ -21,7 +21,6 @@ from jigcli.verifiers.modules import CONFIG_FILE, catalog, enabled_verifiers
 from jigcli.verifiers.registry import VerifierSpec, all_verifiers
 from jigcli.verifiers.render import mark
 
-
 # The command that runs each built-in verifier when asked, switched on or not.
 COMMANDS = {
     "compile": "jig compile",

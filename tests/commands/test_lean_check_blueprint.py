@@ -164,7 +164,7 @@ def test_a_name_no_library_declares_is_an_error_that_names_the_libraries(
     one.write_text(one.read_text().replace("\\lean{Alpha.double}", "\\lean{Alpha.triple}"))
     standin.scenario({"axioms": AXIOMS, "unknown": ["Alpha.triple"]})
     _, document = _json(capsys, project / "blueprint" / "src" / "print.tex")
-    number, verdict, words = _rows(document)["def:double"]
+    _, verdict, words = _rows(document)["def:double"]
     assert verdict == "error"
     assert "Unknown constant `Alpha.triple`" in words
     assert "no module of Alpha, Beta (nor what they import) declares it" in words
