@@ -644,7 +644,11 @@ def to_json(report: Report) -> dict[str, Any]:
         "lean_file": _shown(paper.lean) if paper.lean else None,
         "project": None
         if project is None
-        else {"root": _shown(project.root), "libraries": [lib.name for lib in project.libs]},
+        else {
+            "root": _shown(project.root),
+            "libraries": [lib.name for lib in project.libs],
+            "defaults_assumed": list(project.guessed),
+        },
         "statements": [statement_json(row) for row in report.rows],
         "missing_inputs": [_place_json(p) for p in report.missing],
         "stray_lean": [_place_json(p) for p in paper.document.stray_lean],
@@ -671,6 +675,11 @@ def _show(report: Report, as_json: bool) -> None:
             "TeX's own; generate it or fix the name"
         )
         console.print(result_line(_shown(place.file), place.line, "error", words))
+    project = report.paper.project
+    if project is not None:
+        for field in project.guessed:
+            words = f"{field} is computed by code: read as Lake's default"
+            console.print(result_line(_shown(project.lakefile), None, "pending", words))
     for row in report.rows:
         where = _shown(row.statement.file)
         words = f"{_title(row.statement)} · {row.words}"
