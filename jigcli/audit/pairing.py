@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -148,7 +149,16 @@ class Pairing:
     why_unpaired: dict[Statement, str]
 
     def pairs_of(self, statement: Statement) -> list[Pair]:
-        return [p for p in self.pairs if p.statement == statement]
+        return list(self._by_statement.get(id(statement), ()))
+
+    @cached_property
+    def _by_statement(self) -> dict[int, list[Pair]]:
+        """The pairs of each statement, by the statement's identity: comparing statements
+        field by field for every pair would make a 250-statement blueprint quadratic."""
+        found: dict[int, list[Pair]] = {}
+        for pair in self.pairs:
+            found.setdefault(id(pair.statement), []).append(pair)
+        return found
 
 
 # -- reading the .lean ---------------------------------------------------------------------

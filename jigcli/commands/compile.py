@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from jigcli.console import emit_json, err, out
+from jigcli.console import emit_json, err, out, show
 from jigcli.errors import UsageError
 from jigcli.latex.compile import (
     BuildResult,
@@ -38,7 +38,7 @@ from jigcli.latex.compile import (
     from_record,
     up_to_date,
 )
-from jigcli.latex.log import Diagnostic
+from jigcli.latex.diagnostic import Diagnostic
 from jigcli.latex.root import find_root, source_files
 from jigcli.latex.state import load as load_state
 from jigcli.latex.state import state_path
@@ -120,16 +120,13 @@ _ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
 def _print(result: BuildResult) -> None:
-    console = out()
     for diagnostic in sorted(result.diagnostics, key=lambda d: _ORDER[d.severity]):
-        console.print(_diagnostic_line(result.root, diagnostic))
-    console.print(_summary_line(result))
+        show(_diagnostic_line(result.root, diagnostic))
+    show(_summary_line(result))
 
 
 def _diagnostic_line(root: Path, diagnostic: Diagnostic) -> str:
-    from rich.markup import escape
-
-    from jigcli.verifiers.render import place, result_line
+    from jigcli.verifiers.render import escape, place, result_line
 
     path = _shown(root.parent / diagnostic.file)
     if diagnostic.severity == "info":

@@ -60,8 +60,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.markup import escape
-
 from jigcli.audit import ledger as audit_ledger
 from jigcli.audit.pairing import Decl, LeanFile, Pair, Paper, open_paper, plain_name
 from jigcli.console import emit_json, err, out
@@ -666,7 +664,7 @@ def _show(report: Report, as_json: bool) -> None:
     if as_json:
         emit_json(to_json(report))
         return
-    from jigcli.verifiers.render import mark, result_line
+    from jigcli.verifiers.render import escape, mark, result_line
 
     console = out()
     for place in report.missing:

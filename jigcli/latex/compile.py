@@ -35,12 +35,13 @@ from typing import TYPE_CHECKING, Any
 
 from jigcli.errors import UsageError
 from jigcli.latex import state as build_state
-from jigcli.latex.log import Diagnostic, LogReport, parse_log, refused_files
+from jigcli.latex.diagnostic import Diagnostic
 from jigcli.verifiers.registry import Why
 
 if TYPE_CHECKING:
     # The process runner (subprocess, selectors) is imported only when a build starts: a
     # rebuild with nothing changed never needs it, and its start-up is what users wait for.
+    from jigcli.latex.log import LogReport
     from jigcli.run import Deadline, RunResult
 
 ENGINES = {"pdflatex": "-pdf", "xelatex": "-pdfxe", "lualatex": "-pdflua"}
@@ -218,6 +219,7 @@ def from_record(root: Path, last: build_state.State) -> BuildResult:
 
 
 def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
+    from jigcli.latex.log import parse_log
     from jigcli.run import Deadline, ProgramMissing
 
     started_ns = time.time_ns()
@@ -306,6 +308,7 @@ def _refusals(root: Path, output: str, said: list[Diagnostic]) -> list[Diagnosti
     the source that names the file. The engine says so on its terminal only (its log just says
     the file was not found), and latexmk may not rerun it: a name outside the folder that the
     log could not open counts too."""
+    from jigcli.latex.log import refused_files
     from jigcli.latex.root import source_files
 
     refused = dict.fromkeys(refused_files(output))

@@ -20,27 +20,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
+from jigcli.latex.diagnostic import Diagnostic, Severity
 from jigcli.latex.root import strip_comments
-
-Severity = Literal["error", "warning", "info"]
-
-
-@dataclass(frozen=True)
-class Diagnostic:
-    file: str  # relative to the root document's folder, POSIX separators
-    line: int | None
-    severity: Severity
-    message: str
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "severity": self.severity,
-            "message": self.message,
-        }
 
 
 @dataclass

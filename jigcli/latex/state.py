@@ -32,7 +32,7 @@ from pathlib import Path
 
 from jigcli import __version__
 from jigcli.cachedir import default_cache_dir
-from jigcli.latex.log import Diagnostic
+from jigcli.latex.diagnostic import Diagnostic
 
 FORMAT = 2
 _ENGINE_FILE = "engine"

@@ -77,6 +77,7 @@ def test_names_in_both_libraries_are_checked_by_one_build_and_one_lean_run(
     assert document["project"] == {
         "root": document["project"]["root"],
         "libraries": ["Alpha", "Beta"],
+        "defaults_assumed": [],
     }
 
 
