@@ -59,6 +59,7 @@ from jigcli.audit.pairing import Decl, open_paper, read_lean
 from jigcli.console import emit_json, err, out
 from jigcli.errors import UsageError
 from jigcli.hashing import file_sha256_hex
+from jigcli.latex.statements import Place
 from jigcli.verifiers.registry import (
     Status,
     normalize_verdict,
@@ -113,6 +114,7 @@ class Subject:
     tex: Path | None
     lean: Path | None
     folder: Path
+    missing: tuple[Place, ...] = ()  # the paper's inputs whose file is nowhere
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,8 @@ def run(
         emit_json(_to_json(subject, rows, summary))
     else:
         _show(subject, rows, summary)
-    return 0 if all(row.current and row.status == "ok" for row in rows) else 1
+    complete = not subject.missing  # a missing input hides the statements it holds
+    return 0 if complete and all(row.current and row.status == "ok" for row in rows) else 1
 
 
 def _existing(path: Path) -> Path:
@@ -219,6 +222,7 @@ def _subject(file: Path) -> Subject:
         paper.tex,
         paper.lean,
         paper.tex.parent,
+        paper.document.missing,
     )
 
 
@@ -515,6 +519,10 @@ def _to_json(subject: Subject, rows: list[Row], summary: str) -> dict[str, Any]:
             }
             for row in rows
         ],
+        "missing_inputs": [
+            {"file": _shown(p.file), "line": p.line, "command": p.command, "names": list(p.names)}
+            for p in subject.missing
+        ],
         "summary": summary,
     }
 
@@ -527,6 +535,9 @@ def _show(subject: Subject, rows: list[Row], summary: str) -> None:
     places = {i.key: (i.tex_file or i.lean_file, i.tex_line or i.lean_line) for i in subject.items}
     places |= {(None, d.full_name): (subject.lean, d.line) for d in subject.unstated}
     console = out()
+    for place in subject.missing:
+        words = f"\\{place.command}{{{place.names[0]}}}: no such file; the statements it holds are not audited"
+        console.print(result_line(_shown(place.file), place.line, "error", words))
     for row in rows:
         path, line = places.get((row.label, row.decl), (None, None))
         said = _said(row.verdict)

@@ -159,8 +159,8 @@ def copy_back(out: Path, root: Path) -> None:
 
 
 def _copy_regular(source: Path, target: Path) -> None:
-    try:
-        fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW)
+    try:  # not through a link; and a FIFO planted there must not block the open
+        fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
         return
     with os.fdopen(fd, "rb") as handle:

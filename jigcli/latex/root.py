@@ -285,7 +285,8 @@ def tex_finds(name: str, command: str = "input") -> bool:
         candidates.append(name)
     try:
         # Run from `/`: kpsewhich looks in its working folder first, which is not the paper's.
-        found = run([kpsewhich, *candidates], cwd=Path("/"), timeout=_KPSEWHICH_SEC)
+        # `--`: a name is a name, never an option, whatever the paper spells.
+        found = run([kpsewhich, "--", *candidates], cwd=Path("/"), timeout=_KPSEWHICH_SEC)
     except ProgramMissing:
         return False
     return bool(found.stdout.strip())

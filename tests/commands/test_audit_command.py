@@ -378,3 +378,15 @@ def test_a_declaration_elsewhere_in_the_project_is_judged_and_hashed_where_it_li
     _, document = _json(capsys, blueprint)
     stale = {(p["label"], p["decl"]) for p in document["pairs"] if not p["current"]}
     assert stale == {("thm:main", "Beta.main"), ("lem:add-comm", "Nat.add_comm")}
+
+
+def test_a_missing_input_fails_the_audit_and_says_where(
+    paper: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paper.write_text(
+        paper.read_text().replace("\\end{document}", "\\input{gen/more}\n\\end{document}")
+    )
+    reader = Reader(paper.parent, {"thm:square": "faithful: fine"})
+    code, document = _json(capsys, paper, reader=reader.command)
+    assert code == 1
+    assert [(p["line"], p["names"]) for p in document["missing_inputs"]] == [(27, ["gen/more"])]
