@@ -536,7 +536,8 @@ def _show(subject: Subject, rows: list[Row], summary: str) -> None:
     places |= {(None, d.full_name): (subject.lean, d.line) for d in subject.unstated}
     console = out()
     for place in subject.missing:
-        words = f"\\{place.command}{{{place.names[0]}}}: no such file; the statements it holds are not audited"
+        named = f"\\{place.command}{{{place.names[0]}}}"
+        words = f"{named}: no such file; the statements it holds are not audited"
         console.print(result_line(_shown(place.file), place.line, "error", words))
     for row in rows:
         path, line = places.get((row.label, row.decl), (None, None))
