@@ -31,9 +31,10 @@ per statement.
    hole of its own from an open lemma it relies on.
 4. The project run, for the blueprint names declared elsewhere in the Lake project (a
    leanblueprint project names declarations across its libraries and has no sibling): one
-   `lake build` of the project's `lean_lib`s, then ONE Lean run over a generated file that
-   imports every library's root modules (as checkdecls does) and asks `#print axioms` of each
-   name. A name Lean does not know is an `error`; otherwise the axioms decide as above, a
+   `lake build` of every library's root modules (those that exist) and of each module found
+   declaring a name, then ONE Lean run over a generated file that imports them (the roots, as
+   checkdecls does; the found modules, which no root may reach) and asks `#print axioms` of
+   each name. A name Lean does not know is an `error`; otherwise the axioms decide as above, a
    `sorry` of its own read from the declaration's source (`conditional` when the hole is in
    something it uses), an `axiom` the project declares being `assumed`.
 5. A statement paired with several declarations (`\\lean{A, B}`) takes the worst of them.
@@ -395,20 +396,20 @@ def _beyond_sorry(reasons: dict[str, str | None], declared: set[str], where: str
 def _project_run(
     toolchain: Toolchain, repo: Repo, project: LakeProject, paper: Paper, pairs: list[Pair]
 ) -> tuple[dict[str, Outcome], list[Path]]:
-    """The project's libraries built, their roots imported, each name's axioms printed."""
+    """The modules to look in built, then imported, then each name's axioms printed."""
     from jigcli.lean import backend
 
     names = list(dict.fromkeys(p.decl_name for p in pairs))
-    if not project.libs:
+    modules = _modules_to_import(project, pairs)
+    if not modules:
         lakefile = project.lakefile.name
         return {
-            n: Outcome("pending", f"{lakefile} declares no lean_lib to look in") for n in names
+            n: Outcome("pending", f"{lakefile} declares no lean_lib module to look in")
+            for n in names
         }, []
     folder = repo.work_dir / "lean-check"
     folder.mkdir(parents=True, exist_ok=True)
-    build = backend.build(
-        toolchain, repo, [lib.name for lib in project.libs], timeout=LEAN_BUDGET_SEC
-    )
+    build = backend.build(toolchain, repo, modules, timeout=LEAN_BUDGET_SEC)
     build_log = folder / f"{paper.tex.stem}.build.out"
     build_log.write_text(build.result.output, encoding="utf-8")
     if not build.ok:
@@ -419,7 +420,7 @@ def _project_run(
         ]
     check_file = folder / f"{paper.tex.stem}.names.lean"
     header = "-- jig lean-check: the project's libraries, as checkdecls imports them\n"
-    imports = "".join(f"import {root}\n" for root in project.roots)
+    imports = "".join(f"import {module}\n" for module in modules)
     print_lines = _write_prints(check_file, header + imports, [], imports.count("\n") + 2, names)
     output, failed, evidence = _lean_run(toolchain, repo, check_file)
     if output is None:
@@ -429,6 +430,14 @@ def _project_run(
         p.decl_name: (p.where, p.decl) for p in pairs if p.decl is not None
     }
     return _read_project_answers(project, print_lines, output, located), [build_log, evidence]
+
+
+def _modules_to_import(project: LakeProject, pairs: list[Pair]) -> list[str]:
+    """What checkdecls imports, every library's root module (those that exist: a library may
+    have only a glob), then each module found declaring a name the roots may not reach."""
+    roots = [root for lib in project.libs for root in lib.roots if lib.module_file(root).is_file()]
+    found = [project.module_of(p.where.path) for p in pairs if p.where is not None]
+    return list(dict.fromkeys([*roots, *(m for m in found if m is not None)]))
 
 
 def _read_project_answers(

@@ -88,6 +88,15 @@ class LakeProject:
         """Every library's root modules, each once: what checkdecls imports."""
         return tuple(dict.fromkeys(root for lib in self.libs for root in lib.roots))
 
+    def module_of(self, path: Path) -> str | None:
+        """The module a library builds from `path`, if any does."""
+        resolved = path.resolve()
+        for lib in self.libs:
+            for module, source in lib.modules():
+                if source.resolve() == resolved:
+                    return module
+        return None
+
 
 def find_project(start: Path) -> LakeProject | None:
     """The Lake project around `start`: the first folder at or above it with a lakefile."""

@@ -70,9 +70,10 @@ def test_names_in_both_libraries_are_checked_by_one_build_and_one_lean_run(
     }
     assert standin.count("lake", "build") == 1 and standin.count("lake", "env") == 1
     build = next(c for c in standin.calls() if c["argv"][:1] == ["build"])
-    assert build["argv"] == ["build", "Alpha", "Beta"]
+    # The roots (as checkdecls imports them), then the modules found declaring the names.
+    assert build["argv"] == ["build", "Alpha", "Beta.Main", "Alpha.Basic"]
     names = (project / ".jig" / "lean-check" / "print.names.lean").read_text()
-    assert "import Alpha\nimport Beta.Main\n" in names
+    assert "import Alpha\nimport Beta.Main\nimport Alpha.Basic\n" in names
     assert "#print axioms «Beta».«main»" in names
     assert document["project"] == {
         "root": document["project"]["root"],

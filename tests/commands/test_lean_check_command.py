@@ -293,8 +293,13 @@ def test_without_a_sibling_a_named_declaration_is_checked_in_the_project(
     paper: Path, standin: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     paper.with_suffix(".lean").unlink()
+    module = paper.parent / "Commons" / "Extra.lean"  # built by the lakefile's `Commons.+`
+    module.parent.mkdir()
+    module.write_text(
+        "namespace Commons\ntheorem le (n : Nat) : n ≤ n := Nat.le_refl n\nend Commons\n"
+    )
     paper.write_text(
-        paper.read_text().replace("\\label{thm:proved}", "\\label{thm:proved}\\lean{Nat.le_refl}")
+        paper.read_text().replace("\\label{thm:proved}", "\\label{thm:proved}\\lean{Commons.le}")
     )
     standin.scenario({"axioms": []})
     code, document = _json(capsys, paper)
@@ -304,6 +309,8 @@ def test_without_a_sibling_a_named_declaration_is_checked_in_the_project(
     assert words["thm:proved"] == ("proved", "Proved")
     assert words["lem:open"] == ("pending", "Not checked yet: not formalized yet")
     assert standin.count("lake", "build") == 1 and standin.count("lake", "env") == 1
+    names = (paper.parent / ".jig" / "lean-check" / "paper.names.lean").read_text()
+    assert "import Commons.Extra\n" in names  # the library has no root: its module, found
 
 
 def test_without_lean_a_named_declaration_is_formalized_not_checked_here(
