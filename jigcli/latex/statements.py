@@ -895,6 +895,8 @@ class _Walker:
                 elif opened.number is not None:
                     found = _Found(opened.seq, self.statement(src, opened, start, after))
                     self.found.append(found)
+                else:  # unnumbered: not a statement the PDF numbers, so its \lean is stray
+                    self.unstated_lean(src, opened, start)
                 break
         return after
 
@@ -926,14 +928,17 @@ class _Walker:
             blueprint=Blueprint(meta.leanok, meta.mathlibok, meta.notready, meta.discussion),
         )
 
+    def unstated_lean(self, src: _FileText, opened: _Open, stop: int) -> None:
+        names = _metadata(src.masked.structural[opened.body : stop]).lean
+        if names:
+            self.stray_lean.append(Place(src.path, src.line(opened.start), "lean", names))
+
     def proof(self, src: _FileText, opened: _Open, stop: int) -> None:
         meta = _metadata(src.masked.structural[opened.body : stop])
         proof = Proof(src.path, src.line(opened.start), meta.leanok, meta.uses)
         before = self.found[-1] if self.found and not self.stack else None
         self.proofs.append((before, meta.proves, proof))
-        if meta.lean:
-            where = Place(src.path, src.line(opened.start), "lean", meta.lean)
-            self.stray_lean.append(where)  # a proof's \lean names nothing the graph shows
+        self.unstated_lean(src, opened, stop)  # a proof's \lean names nothing the graph shows
 
     def statements(self) -> list[Statement]:
         """The statements in reading order, each with the proof that proves it."""

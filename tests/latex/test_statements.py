@@ -270,12 +270,17 @@ def test_dangling_uses_and_lean_outside_statements_are_kept_with_their_places(
         "\\newcommand{\\lean}[1]{}\n\\newtheorem{lemma}{Lemma}\n\\section{S}\\label{sec:s}\n"
         "\\begin{lemma}\\label{a}\n  \\uses{sec:s, b:gone}\nA.\\end{lemma}\n"
         "Prose naming \\lean{Loose.name, Other.name}.\n"
+        "\\newtheorem*{remark}{Remark}\\begin{remark}\\lean{In.remark}\\end{remark}\n"
+        "\\begin{proof}\\lean{In.proof}\\end{proof}\n"
     )
     document = read_statements(tex)
     ((statement, label, place),) = document.dangling_uses()
     assert (statement.label, label, place.line) == ("a", "b:gone", 5)
-    (stray,) = document.stray_lean
-    assert (stray.line, stray.names) == (7, ("Loose.name", "Other.name"))
+    assert [(p.line, p.names) for p in document.stray_lean] == [
+        (7, ("Loose.name", "Other.name")),
+        (8, ("In.remark",)),  # an unnumbered environment is not a statement the PDF numbers
+        (9, ("In.proof",)),
+    ]
 
 
 def test_a_missing_input_is_kept_and_tex_s_own_files_are_not_missing(tmp_path: Path) -> None:
