@@ -59,7 +59,7 @@ from jigcli.audit.pairing import Decl, open_paper, read_lean
 from jigcli.console import emit_json, err, out
 from jigcli.errors import UsageError
 from jigcli.hashing import file_sha256_hex
-from jigcli.latex.statements import Place
+from jigcli.latex.statements import Place, missing_words
 from jigcli.verifiers.registry import (
     Status,
     normalize_verdict,
@@ -536,8 +536,7 @@ def _show(subject: Subject, rows: list[Row], summary: str) -> None:
     places |= {(None, d.full_name): (subject.lean, d.line) for d in subject.unstated}
     console = out()
     for place in subject.missing:
-        named = f"\\{place.command}{{{place.names[0]}}}"
-        words = f"{named}: no such file; the statements it holds are not audited"
+        words = f"{missing_words(place)}; the statements it holds are not audited"
         console.print(result_line(_shown(place.file), place.line, "error", words))
     for row in rows:
         path, line = places.get((row.label, row.decl), (None, None))

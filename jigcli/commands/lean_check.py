@@ -65,7 +65,7 @@ from jigcli.audit import ledger as audit_ledger
 from jigcli.audit.pairing import Decl, LeanFile, Pair, Paper, open_paper, plain_name
 from jigcli.console import emit_json, err, out
 from jigcli.errors import UsageError
-from jigcli.latex.statements import Place, Statement
+from jigcli.latex.statements import Place, Statement, missing_words
 from jigcli.verifiers.registry import Status, Why, failure_words, verdict_words, verifier_status
 
 if TYPE_CHECKING:
@@ -677,11 +677,7 @@ def _show(report: Report, as_json: bool) -> None:
 
     console = out()
     for place in report.missing:
-        words = (
-            f"\\{place.command}{{{place.names[0]}}}: no such file beside the paper or in "
-            "TeX's own; generate it or fix the name"
-        )
-        console.print(result_line(_shown(place.file), place.line, "error", words))
+        console.print(result_line(_shown(place.file), place.line, "error", missing_words(place)))
     project = report.paper.project
     if project is not None:
         for field in project.guessed:

@@ -309,12 +309,12 @@ def _refusals(root: Path, output: str, said: list[Diagnostic]) -> list[Diagnosti
     the file was not found), and latexmk may not rerun it: a name outside the folder that the
     log could not open counts too."""
     from jigcli.latex.log import refused_files
-    from jigcli.latex.root import source_files
+    from jigcli.latex.root import outside_folder, source_files
 
     refused = dict.fromkeys(refused_files(output))
     for diagnostic in said:
         found = _NOT_OPENED.search(diagnostic.message)
-        if found and _outside(found.group("name")):
+        if found and outside_folder(found.group("name")):
             verb = "reading" if found.group("what") == "File" else "writing"
             refused.setdefault((verb, found.group("name").removesuffix(".tex")), None)
     diagnostics = []
@@ -328,11 +328,6 @@ def _refusals(root: Path, output: str, said: list[Diagnostic]) -> list[Diagnosti
         )
         diagnostics.append(Diagnostic(file, line, "error", message))
     return diagnostics
-
-
-def _outside(name: str) -> bool:
-    """A name kpathsea's paranoid mode refuses: absolute, or climbing out with `..`."""
-    return name.startswith("/") or ".." in Path(name).parts
 
 
 def _naming(sources: list[Path], folder: Path, name: str) -> tuple[str, int | None]:

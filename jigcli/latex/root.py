@@ -262,13 +262,21 @@ def _root_candidates(folder: Path, target: Path | None) -> list[Path]:
     except OSError:
         return []
     rc = latexmkrc.read(folder)
-    preferred = [folder / name for name in (rc.default_files if rc else ())]
+    named = rc.default_files if rc else ()
+    preferred = [folder / name for name in named if not outside_folder(name)]
     ordered = [p for p in preferred if p.is_file()] + texs[:_MAX_CANDIDATES_PER_FOLDER]
     return [
         p
         for p in dict.fromkeys(q.resolve() for q in ordered)
         if p != target and declares_document(p)
     ]
+
+
+def outside_folder(name: str) -> bool:
+    """A name kpathsea's paranoid mode (`openin_any=p`, as jig runs TeX) refuses: absolute,
+    climbing out with `..`, or through a dot file or folder."""
+    parts = Path(name).parts
+    return name.startswith("/") or any(p == ".." or (p.startswith(".") and p != ".") for p in parts)
 
 
 @cache
@@ -294,8 +302,11 @@ def tex_finds(name: str, command: str = "input") -> bool:
 
 def resolve_inclusion(command: str, name: str, source: Path, root_dir: Path) -> Path | None:
     """The file TeX reads for `\\<command>{name}` written in `source` of the paper rooted in
-    `root_dir`; `name` for `import`/`subimport` is the folder and the file joined."""
+    `root_dir`; `name` for `import`/`subimport` is the folder and the file joined. None for a
+    name outside the folder, which TeX may not read as jig runs it."""
     name = name.strip()
+    if outside_folder(name):
+        return None
     if command in ("import", "subimport"):
         base = source.parent if command == "subimport" else root_dir
         return _resolve(name, base, force_tex=False)

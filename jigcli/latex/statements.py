@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jigcli.errors import UsageError
-from jigcli.latex.root import resolve_inclusion, tex_finds
+from jigcli.latex.root import outside_folder, resolve_inclusion, tex_finds
 
 VERBATIM_ENVS = frozenset(
     {"verbatim", "verbatim*", "Verbatim", "lstlisting", "minted", "comment", "alltt*"}
@@ -810,11 +810,15 @@ class _Walker:
             name, after = m.group(1), m.end()
         else:
             return end
+        place = Place(src.path, src.line(start), command, (name.strip(),))
+        if outside_folder(name.strip()):  # TeX, paranoid under jig, will not read it either
+            self.missing.append(place)
+            return after
         path = self.resolve(command, name, src.path, self.base)
         if path is not None:
             self.walk(path)
         elif _written_out(name) and not tex_finds(name.strip(), command):
-            self.missing.append(Place(src.path, src.line(start), command, (name.strip(),)))
+            self.missing.append(place)
         return after
 
     def if_file_exists(self, src: _FileText, star: bool, start: int, end: int) -> int:
@@ -1025,6 +1029,14 @@ def _argument(which: str, values: list[str]) -> str:
         return "#"
     index = int(which) - 1
     return values[index] if index < len(values) else ""
+
+
+def missing_words(place: Place) -> str:
+    """Why a missing input is missing, and what to do, for a place line."""
+    named = f"\\{place.command}{{{place.names[0]}}}"
+    if outside_folder(place.names[0]):
+        return f"{named}: outside the paper's folder, which TeX may not read under jig"
+    return f"{named}: no such file beside the paper or in TeX's own; generate it or fix the name"
 
 
 def _written_out(name: str) -> bool:

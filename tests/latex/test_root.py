@@ -163,3 +163,12 @@ def test_a_chapter_s_root_is_the_latexmkrc_s_default_file_before_the_others(proj
 def test_tex_finds_its_own_files_through_kpsewhich_and_not_the_papers() -> None:
     assert tex_finds("article.cls")
     assert not tex_finds("no-such-file-anywhere-jig")
+
+
+def test_a_latexmkrc_naming_a_file_outside_its_folder_is_not_followed(project: Path) -> None:
+    inner = project / "paper"
+    write(project / "elsewhere.tex", "\\documentclass{article}\\input{paper/chapter}\n")
+    chapter = write(inner / "chapter.tex", "Chapter.\n")
+    own = write(inner / "own.tex", "\\documentclass{article}\\input{chapter}\n")
+    write(inner / "latexmkrc", "@default_files = ('../elsewhere.tex');\n")
+    assert find_root(chapter) == own.resolve()

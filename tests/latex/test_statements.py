@@ -303,3 +303,24 @@ def test_if_file_exists_takes_the_branch_tex_takes(tmp_path: Path) -> None:
         "\\begin{theorem}\\label{last}y\\end{theorem}\n"
     )
     assert _numbers(tex) == {"in": "1", "last": "2"}
+
+
+def test_an_input_outside_the_paper_s_folder_is_never_read_and_is_missing(tmp_path: Path) -> None:
+    from jigcli.latex.statements import missing_words
+
+    (tmp_path / "outside.tex").write_text("\\begin{theorem}\\label{planted}x\\end{theorem}\n")
+    paper = tmp_path / "paper" / "paper.tex"
+    paper.parent.mkdir()
+    paper.write_text(
+        "\\newtheorem{theorem}{Theorem}\n\\input{../outside}\n\\input{/etc/hostname}\n"
+        "\\begin{theorem}\\label{own}y\\end{theorem}\n"
+    )
+    document = read_statements(paper)
+    assert [s.label for s in document.statements] == ["own"]
+    assert [(p.line, p.names) for p in document.missing] == [
+        (2, ("../outside",)),
+        (3, ("/etc/hostname",)),
+    ]
+    assert missing_words(document.missing[0]) == (
+        "\\input{../outside}: outside the paper's folder, which TeX may not read under jig"
+    )
