@@ -10,7 +10,7 @@ temporary folders, builds each once, then, over `--reps` interleaved repetitions
     jig's own cost (start-up, reading the log, hashing what the build read) must stay small
     next to TeX's;
 (b) a no-op rebuild: nothing changed, `latexmk` decides so from its database and
-    `jig compile` from its record of hashes, without starting TeX or latexmk — target ≤ 2×
+    `jig compile` from its record of hashes, without starting TeX or latexmk — target ≤ 1.5×
     latexmk's own no-op.
 
 `jig` is the console script beside this interpreter (not a shell shim in front of it). For
@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 TARGET_CHANGED = 1.15
-TARGET_NO_OP = 2.0
+TARGET_NO_OP = 1.5
 LATEXMK = [
     "latexmk",
     "-norc",

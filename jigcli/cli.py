@@ -375,11 +375,16 @@ def lean_check(
     ],
     json_out: JsonOpt = False,
     watch: Annotated[bool, typer.Option("--watch", help="Re-check on every settled edit.")] = False,
+    graph: Annotated[
+        Path | None,
+        typer.Option("--graph", metavar="FILE", help="Write the dependency graph: DOT, or .json."),
+    ] = None,
 ) -> None:
-    """Check each statement of a paper against its declaration in the sibling .lean."""
+    """Check each statement of a paper against its declaration in the sibling .lean or the
+    Lake project around it."""
     from jigcli.commands import lean_check as command
 
-    _done(command.run(file, as_json=json_out, watch=watch))
+    _done(command.run(file, as_json=json_out, watch=watch, graph=graph))
 
 
 @app.command()
@@ -392,11 +397,28 @@ def audit(
         str | None, typer.Option("--reader", help="A command that judges each pair (JSON lines).")
     ] = None,
     json_out: JsonOpt = False,
+    label: Annotated[
+        list[str] | None,
+        typer.Option("--label", metavar="PATTERN", help="Only labels matching (e.g. 'lem:*')."),
+    ] = None,
+    only_file: Annotated[
+        list[Path] | None,
+        typer.Option("--file", metavar="PATH", help="Only statements or declarations in PATH."),
+    ] = None,
 ) -> None:
     """Does each declaration say what its statement says? Kept in <stem>.audit.json."""
     from jigcli.commands import audit as command
 
-    _done(command.run(file, review=review, reader=reader, as_json=json_out))
+    _done(
+        command.run(
+            file,
+            review=review,
+            reader=reader,
+            as_json=json_out,
+            labels=label or (),
+            files=only_file or (),
+        )
+    )
 
 
 # -- the machine -------------------------------------------------------------------------

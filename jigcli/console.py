@@ -1,12 +1,15 @@
 """Where output goes: human text through rich (colour only on a TTY, `NO_COLOR` honoured,
 both decided by rich itself), machine output as exactly one JSON document on stdout.
 
-rich is imported on first use so that `--json` paths and quick commands start light.
+rich is imported on first use so that `--json` paths and quick commands start light; `show`
+prints a line of markup without importing rich at all when stdout is not a terminal (where
+rich would print it plain anyway).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -42,3 +45,26 @@ def say_error(message: str) -> None:
 
     sys.stderr.write(f"jig: {one_line(message, 10_000)}\n")
     sys.stderr.flush()
+
+
+# rich's markup tags, with the backslashes that may escape them (`rich.markup.RE_TAGS`).
+_TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
+
+
+def plain(markup: str) -> str:
+    """rich markup as rich prints it without a terminal: tags dropped, escapes undone."""
+
+    def untag(match: re.Match[str]) -> str:
+        backslashes, escaped = divmod(len(match.group(2)), 2)
+        return "\\" * backslashes + (match.group(1)[len(match.group(2)) :] if escaped else "")
+
+    return _TAGS.sub(untag, markup)
+
+
+def show(markup: str) -> None:
+    """One line of rich markup on stdout: through rich on a terminal, else as plain text."""
+    if sys.stdout.isatty():
+        out().print(markup)
+    else:
+        sys.stdout.write(plain(markup) + "\n")
+        sys.stdout.flush()

@@ -1,11 +1,13 @@
-"""The `jig` entry point: a plain `jig verify` starts without typer.
+"""The `jig` entry point: a plain `jig verify` or `jig compile` starts without typer.
 
 typer, and pydantic behind its parameter coercion, cost about 0.15 s to import and set up:
-longer than verifying a certificate. `verify_arguments` recognises a plain `jig verify`
-invocation, made only of the options `jigcli.cli.verify` declares, each well-formed, and
-returns exactly the keyword arguments that command would pass `jigcli.commands.verify.run`
-(a test holds the two to agreement). Anything else, help, an unknown option or a value typer
-would refuse, returns None and goes through typer, which parses it and says what is wrong.
+longer than verifying a certificate, and longer than a rebuild with nothing changed takes.
+`verify_arguments` recognises a plain `jig verify` invocation, made only of the options
+`jigcli.cli.verify` declares, each well-formed, and returns exactly the keyword arguments that
+command would pass `jigcli.commands.verify.run`; `compile_arguments` does the same for `jig
+compile` (a test holds each to agreement with typer). Anything else, help, an unknown option
+or a value typer would refuse, returns None and goes through typer, which parses it and says
+what is wrong.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from jigcli.errors import guarded
 # The options `jig verify` declares: those taking a value, and the flags.
 VALUE_OPTIONS = ("--statement", "--out", "--timeout", "--lane", "--root")
 FLAGS = ("--json", "--allow-no-netns")
+# The options `jig compile` declares.
+COMPILE_VALUE_OPTIONS = ("--engine",)
+COMPILE_FLAGS = ("--json", "--watch", "--no-build")
 
 
 def verify_arguments(argv: Sequence[str], env: Mapping[str, str]) -> dict[str, Any] | None:
@@ -32,7 +37,7 @@ def verify_arguments(argv: Sequence[str], env: Mapping[str, str]) -> dict[str, A
         global_root, args = args[1], args[2:]
     if args[:1] != ["verify"]:
         return None
-    options = _options(args[1:])
+    options = _options(args[1:], VALUE_OPTIONS, FLAGS)
     if options is None:
         return None
     positional, values, flags = options
@@ -56,7 +61,29 @@ def verify_arguments(argv: Sequence[str], env: Mapping[str, str]) -> dict[str, A
     }
 
 
-def _options(args: list[str]) -> tuple[list[str], dict[str, str], set[str]] | None:
+def compile_arguments(argv: Sequence[str]) -> dict[str, Any] | None:
+    """`commands.compile.run`'s arguments for `argv` (without the program), or None for typer."""
+    args = list(argv)
+    if args[:1] != ["compile"]:
+        return None
+    options = _options(args[1:], COMPILE_VALUE_OPTIONS, COMPILE_FLAGS)
+    if options is None:
+        return None
+    positional, values, flags = options
+    if len(positional) != 1 or not _plain(positional[0]):
+        return None
+    return {
+        "file": Path(positional[0]),
+        "as_json": "--json" in flags,
+        "watch": "--watch" in flags,
+        "no_build": "--no-build" in flags,
+        "engine": values.get("--engine"),
+    }
+
+
+def _options(
+    args: list[str], value_options: Sequence[str], flag_options: Sequence[str]
+) -> tuple[list[str], dict[str, str], set[str]] | None:
     positional: list[str] = []
     values: dict[str, str] = {}
     flags: set[str] = set()
@@ -64,11 +91,11 @@ def _options(args: list[str]) -> tuple[list[str], dict[str, str], set[str]] | No
     while index < len(args):
         token = args[index]
         name, has_value, value = token.partition("=")
-        if token in FLAGS:
+        if token in flag_options:
             flags.add(token)
-        elif name in VALUE_OPTIONS and has_value:
+        elif name in value_options and has_value:
             values[name] = value
-        elif token in VALUE_OPTIONS and index + 1 < len(args):
+        elif token in value_options and index + 1 < len(args):
             values[token] = args[index + 1]
             index += 1
         elif token.startswith("-"):
@@ -95,13 +122,17 @@ def _timeout(text: str) -> float | None:
 
 
 def main() -> None:
-    """Run a plain `jig verify` directly; hand anything else to the typer app."""
+    """Run a plain `jig verify` or `jig compile` directly; hand anything else to typer."""
     arguments = verify_arguments(sys.argv[1:], os.environ)
-    if arguments is None:
-        from jigcli.cli import main as full
+    if arguments is not None:
+        from jigcli.commands.verify import run
 
-        full()
-        return
-    from jigcli.commands.verify import run
+        guarded(lambda: run(**arguments))
+    compiling = compile_arguments(sys.argv[1:])
+    if compiling is not None:
+        from jigcli.commands.compile import run as compile_run
 
-    guarded(lambda: run(**arguments))
+        guarded(lambda: compile_run(**compiling))
+    from jigcli.cli import main as full
+
+    full()

@@ -5,12 +5,21 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _jig_cache_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """jig's cache (build records, remembered engines, confined builds) for this test session
+    only, never the user's own; a test that sets `JIG_CACHE_DIR` itself still wins."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JIG_CACHE_DIR", str(tmp_path_factory.mktemp("jig-cache")))
+        yield
 
 
 def _pid_alive(pid: int) -> bool:

@@ -69,3 +69,41 @@ def test_the_fast_path_knows_exactly_the_options_typer_declares():
     command = typer.main.get_command(app).commands["verify"]  # type: ignore[attr-defined]
     declared = {name for param in command.params for name in param.opts if name.startswith("-")}
     assert declared - {"-h", "--help"} == set(fastpath.VALUE_OPTIONS) | set(fastpath.FLAGS)
+
+
+COMPILE_AGREED = [
+    ["compile", "paper.tex"],
+    ["compile", "--json", "paper.tex"],
+    ["compile", "paper.tex", "--engine", "xelatex", "--no-build"],
+    ["compile", "paper.tex", "--engine=lualatex", "--watch"],
+    ["compile", "paper.tex", "--engine", "tex"],  # run() refuses the engine, for both paths
+]
+COMPILE_DEFERRED = [
+    ["compile"],
+    ["compile", "--help"],
+    ["compile", "a.tex", "b.tex"],
+    ["compile", "paper.tex", "--engine"],
+    ["compile", "paper.tex", "--engine", "--json"],
+    ["compile", "paper.tex", "--root", "x"],
+    ["--root", "x", "compile", "paper.tex"],
+    ["lean-check", "paper.tex"],
+]
+
+
+@pytest.mark.parametrize("argv", COMPILE_AGREED)
+def test_the_compile_fast_path_passes_what_typer_passes(argv, monkeypatch):
+    seen = {}
+
+    def capture(file, **kwargs):
+        seen.update(file=file, **kwargs)
+        return 0
+
+    monkeypatch.setattr("jigcli.commands.compile.run", capture)
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 0, result.output
+    assert fastpath.compile_arguments(argv) == seen
+
+
+@pytest.mark.parametrize("argv", COMPILE_DEFERRED)
+def test_anything_else_about_compile_goes_through_typer(argv):
+    assert fastpath.compile_arguments(argv) is None

@@ -27,13 +27,10 @@ import os
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jigcli.errors import UsageError
 from jigcli.hashing import sha256_hex
-
-if TYPE_CHECKING:
-    from jigcli.audit.pairing import Decl
 
 SCHEMA = "jig.audit.v1"
 READER_VERDICTS = ("faithful", "partial", "mismatch", "refuted")  # unstated is jig's alone
@@ -186,7 +183,8 @@ def judged_hash(text: str | None) -> str | None:
     return None if text is None else sha256_hex(" ".join(text.split()))
 
 
-def pair_hashes(statement_text: str | None, decl: Decl | None) -> tuple[str | None, str | None]:
-    """The hashes a judgement of this pair records: the statement's text, the declaration's
-    judged source (`Decl.judged_text`; None for a declaration outside the file)."""
-    return judged_hash(statement_text), judged_hash(decl.judged_text if decl else None)
+def pair_hashes(statement_text: str | None, judged: str | None) -> tuple[str | None, str | None]:
+    """The hashes a judgement of this pair records: the statement's text and what stands for
+    the declaration (`jigcli.audit.pairing.Pair.judged`: its judged source wherever it lives,
+    or its name and the pins of a package that holds it)."""
+    return judged_hash(statement_text), judged_hash(judged)

@@ -7,27 +7,32 @@ declaration keyword (`theorem`, `lemma`, `def`, `abbrev`, `axiom`, `instance`, `
 `class`, `inductive`, `opaque`, `example`), as the first word of its line; it runs to the last
 token before the next command. Its full name follows the `namespace`s open around it
 (`_root_.` escapes them); `section`s add nothing. The comments right above it (and on its
-first line) may carry `-- tex: <label>` and `-- helper`.
+first line) may carry `-- tex: <label>` and `-- helper`; a `-- helper` on a `section` or
+`namespace` line (or right above it) marks every declaration inside that scope at once.
 
 A statement pairs with declarations by the first rule that finds any:
 
 1. `blueprint`: its `\\lean{A, B}` names (several allowed), each matched to a declaration by
    full name or by the name inside the file's namespaces; a name the file does not declare
-   (a Mathlib lemma) is kept as written;
+   is looked up, by its full name, in the sources of the Lake project around the paper (the
+   modules its `lean_lib`s build), and is kept as written when it is not there either (a
+   Mathlib lemma);
 2. `tex-comment`: declarations marked `-- tex: <label>` with its label;
 3. `docstring`: declarations whose docstring names its label;
 4. `name`: its label turned into a name — `thm:main` ↔ `main` or `thm_main` (`-` and `:` read
    as `_`) — declared inside the file's namespaces. When both exist nothing is guessed: the
    statement stays unpaired and says why.
 
-A top-level `theorem` / `lemma` that no statement pairs with is `unstated` unless it is
-`private` or marked `-- helper`.
+A top-level `theorem` / `lemma` of the sibling file that no statement pairs with is
+`unstated` unless it is `private` or a helper. Declarations elsewhere in the project never
+are: a project holds far more lemmas than its blueprint states.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,6 +40,7 @@ from jigcli.errors import UsageError
 from jigcli.latex.statements import Document, Statement, read_statements
 
 if TYPE_CHECKING:
+    from jigcli.lean.lakefile import LakeProject
     from jigcli.lean.lexer import Token
 
 DECL_KEYWORDS = frozenset(
@@ -107,8 +113,32 @@ class LeanFile:
 class Pair:
     statement: Statement
     decl_name: str  # fully qualified
-    decl: Decl | None  # None: not declared in this file (a blueprint name from elsewhere)
+    decl: Decl | None  # None: declared in no source jig can read (a Mathlib lemma, a typo)
     rule: str  # blueprint | tex-comment | docstring | name
+    where: LeanFile | None = None  # the file declaring `decl`: the sibling or a project module
+
+    def judged(self, project: LakeProject | None) -> str:
+        """What a judgement of this pair's declaration covers: its judged source, wherever it
+        lives; for one no readable source declares (a Mathlib lemma), its name and the exact
+        package revisions the project pins, so that a dependency bump makes it stale."""
+        if self.decl is not None:
+            return self.decl.judged_text
+        return f"{self.decl_name} · declared outside the sources · {_pins(project)}"
+
+
+def _pins(project: LakeProject | None) -> str:
+    """The package revisions `lake-manifest.json` pins, one `name@rev` each, sorted."""
+    import json
+
+    if project is None:
+        return "no Lake project"
+    try:
+        manifest = json.loads((project.root / "lake-manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "no lake-manifest.json"
+    packages = manifest.get("packages", []) if isinstance(manifest, dict) else []
+    pins = sorted(f"{p.get('name')}@{p.get('rev')}" for p in packages if isinstance(p, dict))
+    return ", ".join(pins) or "no packages"
 
 
 @dataclass(frozen=True)
@@ -119,7 +149,16 @@ class Pairing:
     why_unpaired: dict[Statement, str]
 
     def pairs_of(self, statement: Statement) -> list[Pair]:
-        return [p for p in self.pairs if p.statement == statement]
+        return list(self._by_statement.get(id(statement), ()))
+
+    @cached_property
+    def _by_statement(self) -> dict[int, list[Pair]]:
+        """The pairs of each statement, by the statement's identity: comparing statements
+        field by field for every pair would make a 250-statement blueprint quadratic."""
+        found: dict[int, list[Pair]] = {}
+        for pair in self.pairs:
+            found.setdefault(id(pair.statement), []).append(pair)
+        return found
 
 
 # -- reading the .lean ---------------------------------------------------------------------
@@ -157,6 +196,7 @@ class _DeclReader:
             else:
                 index += 1
         self.scopes: list[tuple[str, str]] = []  # (namespace | section | mutual, name)
+        self.helper_scopes: list[bool] = []  # per open scope: marked `-- helper`
         self.decls: list[Decl] = []
 
     def first_on_line(self, token: Token) -> bool:
@@ -206,8 +246,17 @@ class _DeclReader:
         elif word in ("namespace", "section", "mutual"):
             name = self.code[i + 1].text if i + 1 < stop and word != "mutual" else ""
             self.scopes.append((word, name))
+            self.helper_scopes.append(any(_HELPER_MARK.match(n) for n in self.notes(first, i)))
         elif word == "end" and self.scopes:
             self.scopes.pop()
+            self.helper_scopes.pop()
+
+    def notes(self, first: int, keyword: int) -> list[str]:
+        """The comments above a command and on its first line: where marks are written."""
+        start = self.code[first]
+        marks = [*self.comments_before[first], *self.comments_on_line.get(start.line, [])]
+        marks += self.comments_on_line.get(self.code[keyword].line, [])
+        return [_comment_body(c) for c in marks]
 
     def only_prefix(self, i: int, stop: int) -> bool:
         """True when tokens `i` to `stop` are only a docstring, attributes and modifiers."""
@@ -246,9 +295,7 @@ class _DeclReader:
         else:
             full_name = ".".join([*namespaces, name]) if name else ""
         start, last = self.code[first], self.code[stop - 1]
-        marks = [*self.comments_before[first], *self.comments_on_line.get(start.line, [])]
-        marks += self.comments_on_line.get(self.code[keyword].line, [])
-        notes = [_comment_body(c) for c in marks]
+        notes = self.notes(first, keyword)
         self.decls.append(
             Decl(
                 kind=kind,
@@ -261,7 +308,7 @@ class _DeclReader:
                 docstring=docstring,
                 tex_labels=tuple(m[1] for n in notes if (m := _TEX_MARK.match(n))),
                 private="private" in modifiers,
-                helper=any(_HELPER_MARK.match(n) for n in notes),
+                helper=any(self.helper_scopes) or any(_HELPER_MARK.match(n) for n in notes),
                 source="\n".join(self.lines[start.line - 1 : last.end_line]),
                 header=self.header(keyword, after, stop),
             )
@@ -350,6 +397,7 @@ def pair_statements(statements: tuple[Statement, ...], lean: LeanFile | None) ->
             pairs.extend(found)
         else:
             unpaired.append(statement)
+    pairs = [replace(p, where=lean) if p.decl is not None else p for p in pairs]
     claimed = {p.decl for p in pairs if p.decl is not None}
     unstated = tuple(
         d
@@ -385,6 +433,7 @@ def _pair_one(statement: Statement, decls: list[Decl], why: dict[Statement, str]
 
 
 def _blueprint(statement: Statement, name: str, decls: list[Decl]) -> Pair:
+    name = plain_name(name)
     exact = next((d for d in decls if d.full_name == name.removeprefix("_root_.")), None)
     if exact is not None:
         return Pair(statement, exact.full_name, exact, "blueprint")
@@ -399,14 +448,15 @@ def _blueprint(statement: Statement, name: str, decls: list[Decl]) -> Pair:
 
 @dataclass(frozen=True)
 class Paper:
-    """A paper's root document, its sibling `.lean` (None when there is none yet), and how
-    their statements and declarations pair."""
+    """A paper's root document, its sibling `.lean` (None when there is none yet), the Lake
+    project around it (None outside one), and how their statements and declarations pair."""
 
     tex: Path
     lean: Path | None
     document: Document
     lean_file: LeanFile | None
     pairing: Pairing
+    project: LakeProject | None = None
 
 
 def open_paper(file: Path) -> Paper:
@@ -424,8 +474,56 @@ def open_paper(file: Path) -> Paper:
         tex = find_root(tex)
     else:
         tex = find_root(file)
+    from jigcli.lean.lakefile import find_project
+
     sibling = tex.with_suffix(".lean")
     lean = sibling if sibling.is_file() else None
     document = read_statements(tex)
     lean_file = read_lean(lean) if lean is not None else None
-    return Paper(tex, lean, document, lean_file, pair_statements(document.statements, lean_file))
+    pairing = pair_statements(document.statements, lean_file)
+    project = find_project(tex.parent)
+    if project is not None:
+        pairing = _in_project(pairing, project, lean)
+    return Paper(tex, lean, document, lean_file, pairing, project)
+
+
+def _in_project(pairing: Pairing, project: LakeProject, sibling: Path | None) -> Pairing:
+    """The blueprint names the sibling does not declare, found in the project's sources."""
+    wanted = {p.decl_name for p in pairing.pairs if p.decl is None}
+    found = locate_in_project(project, wanted, skip=sibling)
+    pairs = tuple(
+        replace(p, decl=found[p.decl_name][1], where=found[p.decl_name][0])
+        if p.decl is None and p.decl_name in found
+        else p
+        for p in pairing.pairs
+    )
+    return replace(pairing, pairs=pairs)
+
+
+def locate_in_project(
+    project: LakeProject, names: set[str], *, skip: Path | None = None
+) -> dict[str, tuple[LeanFile, Decl]]:
+    """Where each of `names` (full names) is declared among the modules the project's
+    libraries build; a name no module declares is left out. Only files that mention a
+    name's last part are lexed."""
+    wanted = {name.removeprefix("_root_."): name for name in names}
+    lasts = {name.rsplit(".", 1)[-1] for name in wanted}
+    found: dict[str, tuple[LeanFile, Decl]] = {}
+    seen: set[Path] = set() if skip is None else {skip.resolve()}
+    for lib in project.libs:
+        for _module, path in lib.modules():
+            resolved = path.resolve()
+            if resolved in seen or len(found) == len(wanted):
+                continue
+            seen.add(resolved)
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if not any(last in text for last in lasts):
+                continue
+            lean = read_lean(path)
+            for decl in lean.decls:
+                if decl.full_name in wanted and wanted[decl.full_name] not in found:
+                    found[wanted[decl.full_name]] = (lean, decl)
+    return found

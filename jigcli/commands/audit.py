@@ -4,15 +4,23 @@ verifier — does each declaration say what its statement says?
 1. Pairs: a paper's statements with the declarations of its sibling `.lean`
    (`jigcli.audit.pairing`), or, for a verifier repo's `Statements/LABEL.lean`, the statement's
    docstring (the prose) with `statement` (the type).
-2. `unstated` is decided by jig alone: a top-level `theorem`/`lemma` no statement pairs with
-   (`private` ones and those marked `-- helper` are exempt).
+2. `unstated` is decided by jig alone: a top-level `theorem`/`lemma` of the sibling `.lean` no
+   statement pairs with (`private` ones, those marked `-- helper`, and every declaration in a
+   `section` or `namespace` marked `-- helper` are exempt). Declarations elsewhere in the Lake
+   project are never `unstated`: a project holds far more lemmas than its paper states.
 3. `faithful` / `partial` / `mismatch` / `refuted` come only from a reader — a person with
    `--review`, or a command with `--reader CMD`. jig never guesses one: without a reader a pair
    nobody judged is `pending`.
 4. The ledger `<stem>.audit.json` (`jigcli.audit.ledger`) keeps each judgement with the hashes
-   of the statement's text and the declaration's source it read. A judgement whose texts have
+   of the statement's text and the declaration's source it read, wherever in the project the
+   declaration lives (one no readable source declares, such as a Mathlib lemma, is covered by
+   its name and the package revisions the project pins). A judgement whose texts have
    changed since is not current: it shows as `pending` ("changed since it was judged"), never
-   as a pass, and the reader is asked again. Exit 0 only when every pair is current and ok.
+   as a pass, and the reader is asked again. Each answer is saved as it is given, so Ctrl-C
+   keeps every answer already given. Exit 0 only when every pair shown is current and ok.
+5. At size: `--label PATTERN` (shell-style, `lem:*`) and `--file PATH` (the statements of one
+   `.tex` file, or the declarations of one `.lean` file) choose the pairs to show and judge;
+   the summary counts each verdict.
 
 The reader protocol (`--reader CMD`, version `jig.audit.reader.v1`). CMD is split like a shell
 would split it (no shell runs it) and started once per pair that needs a verdict, in the
@@ -34,10 +42,13 @@ stderr; nothing is recorded for it.
 
 from __future__ import annotations
 
+import fnmatch
 import getpass
 import json
 import os
 import shlex
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +59,7 @@ from jigcli.audit.pairing import Decl, open_paper, read_lean
 from jigcli.console import emit_json, err, out
 from jigcli.errors import UsageError
 from jigcli.hashing import file_sha256_hex
+from jigcli.latex.statements import Place, missing_words
 from jigcli.verifiers.registry import (
     Status,
     normalize_verdict,
@@ -73,7 +85,7 @@ class Item:
     title: str | None
     statement: str | None  # the prose: LaTeX, or a docstring
     declaration: str | None  # the declaration's source as shown to the reader
-    judged: str | None  # what the declaration's hash covers (`Decl.judged_text`)
+    judged: str | None  # what the declaration's hash covers (`Pair.judged`)
     tex_file: Path | None
     tex_line: int | None
     lean_file: Path | None
@@ -102,6 +114,7 @@ class Subject:
     tex: Path | None
     lean: Path | None
     folder: Path
+    missing: tuple[Place, ...] = ()  # the paper's inputs whose file is nowhere
 
 
 @dataclass(frozen=True)
@@ -117,30 +130,65 @@ class Row:
         return verifier_status(VERIFIER, self.verdict)
 
 
+@dataclass(frozen=True)
+class Only:
+    """Which pairs to show and judge: `--label` patterns and `--file` paths (empty: all)."""
+
+    labels: tuple[str, ...] = ()
+    files: tuple[Path, ...] = ()
+
+    def keeps(self, label: str | None, places: Sequence[Path | None]) -> bool:
+        by_label = not self.labels or any(
+            fnmatch.fnmatchcase(label or "", pattern) for pattern in self.labels
+        )
+        by_file = not self.files or any(p is not None and p.resolve() in self.files for p in places)
+        return by_label and by_file
+
+
 # -- the command --------------------------------------------------------------------------------
 
 
-def run(file: Path, *, review: bool, reader: str | None, as_json: bool) -> int:
+def run(
+    file: Path,
+    *,
+    review: bool,
+    reader: str | None,
+    as_json: bool,
+    labels: Sequence[str] = (),
+    files: Sequence[Path] = (),
+) -> int:
     if review and reader is not None:
         raise UsageError("Choose one reader: --review (you) or --reader CMD (a command).")
     if review and as_json:
         raise UsageError("--review asks you questions on the terminal; drop --json.")
+    only = Only(tuple(labels), tuple(_existing(f) for f in files))
     subject = _subject(file)
     ledger = audit_ledger.load(subject.ledger) or Ledger(None, None)
     if review or reader is not None:
-        _judge(subject, ledger, reader)
+        _judge(subject, ledger, reader, only)
         _record_unstated(subject, ledger)
         ledger.keep_only(
             {i.key for i in subject.items} | {(None, d.full_name) for d in subject.unstated}
         )
-        audit_ledger.save(ledger.with_sources(*_source_hashes(subject)), subject.ledger)
-    rows = _rows(subject, ledger)
+        _save(subject, ledger)
+    rows = _rows(subject, ledger, only)
     summary = _summary(rows)
     if as_json:
         emit_json(_to_json(subject, rows, summary))
     else:
         _show(subject, rows, summary)
-    return 0 if all(row.current and row.status == "ok" for row in rows) else 1
+    complete = not subject.missing  # a missing input hides the statements it holds
+    return 0 if complete and all(row.current and row.status == "ok" for row in rows) else 1
+
+
+def _existing(path: Path) -> Path:
+    if not path.exists():
+        raise UsageError(f"--file {path}: no such file; pass a .tex or .lean file of the paper.")
+    return path.resolve()
+
+
+def _save(subject: Subject, ledger: Ledger) -> None:
+    audit_ledger.save(ledger.with_sources(*_source_hashes(subject)), subject.ledger)
 
 
 # -- 1. what is audited -----------------------------------------------------------------------
@@ -150,7 +198,6 @@ def _subject(file: Path) -> Subject:
     if file.suffix == ".lean" and file.resolve().parent.name == "Statements":
         return _statement_file(file.resolve())
     paper = open_paper(file)
-    lean = paper.lean_file
     items = [
         Item(
             label=p.statement.label,
@@ -160,10 +207,10 @@ def _subject(file: Path) -> Subject:
             title=p.statement.title,
             statement=p.statement.text,
             declaration=p.decl.source if p.decl else None,
-            judged=p.decl.judged_text if p.decl else None,
+            judged=p.judged(paper.project),
             tex_file=p.statement.file,
             tex_line=p.statement.line,
-            lean_file=lean.path if lean else None,
+            lean_file=p.where.path if p.where else None,
             lean_line=p.decl.line if p.decl else None,
         )
         for p in paper.pairing.pairs
@@ -175,6 +222,7 @@ def _subject(file: Path) -> Subject:
         paper.tex,
         paper.lean,
         paper.tex.parent,
+        paper.document.missing,
     )
 
 
@@ -220,7 +268,7 @@ def _unstated_reason(subject: Subject) -> str:
 
 def _record_unstated(subject: Subject, ledger: Ledger) -> None:
     for decl in subject.unstated:
-        hashes = audit_ledger.pair_hashes(None, decl)
+        hashes = audit_ledger.pair_hashes(None, decl.judged_text)
         earlier = ledger.find(None, decl.full_name)
         if earlier is None or not earlier.is_current(*hashes):
             reason = _unstated_reason(subject)
@@ -234,8 +282,28 @@ def _record_unstated(subject: Subject, ledger: Ledger) -> None:
 # -- 3. readers --------------------------------------------------------------------------------
 
 
-def _judge(subject: Subject, ledger: Ledger, reader: str | None) -> None:
-    waiting = [i for i in subject.items if not _current(ledger, i)]
+def _judge(subject: Subject, ledger: Ledger, reader: str | None, only: Only) -> None:
+    """Ask for a verdict on each pair with no current one, saving each answer as it comes."""
+    waiting = [
+        i
+        for i in subject.items
+        if not _current(ledger, i) and only.keeps(i.label, (i.tex_file, i.lean_file))
+    ]
+    answered = 0
+    try:
+        answered = _ask_each(subject, ledger, reader, waiting)
+    except KeyboardInterrupt:
+        where = _shown(subject.ledger)
+        err().print(
+            f"\njig: interrupted; the answers given so far are kept in {where}.", markup=False
+        )
+        raise
+    if answered:
+        err().print(f"[dim]{answered} answer(s) saved in {_shown(subject.ledger)}[/]")
+
+
+def _ask_each(subject: Subject, ledger: Ledger, reader: str | None, waiting: list[Item]) -> int:
+    answered = 0
     for number, item in enumerate(waiting, start=1):
         if item.statement is None:
             err().print(
@@ -256,7 +324,7 @@ def _judge(subject: Subject, ledger: Ledger, reader: str | None) -> None:
                     f"jig: input ended; {left} pair(s) left pending, judged ones kept.",
                     markup=False,
                 )
-                return
+                return answered
             judge = Judge("person", _person())
         if answer is not None:
             verdict, reason = answer
@@ -265,6 +333,9 @@ def _judge(subject: Subject, ledger: Ledger, reader: str | None) -> None:
                     item.label, item.decl, verdict, reason, judge, audit_ledger.now(), *item.hashes
                 )
             )
+            _save(subject, ledger)  # now: a Ctrl-C at the next question loses nothing
+            answered += 1
+    return answered
 
 
 def _current(ledger: Ledger, item: Item) -> bool:
@@ -388,9 +459,11 @@ def _person() -> str:
 # -- 4. rows, summary, output -------------------------------------------------------------------
 
 
-def _rows(subject: Subject, ledger: Ledger) -> list[Row]:
+def _rows(subject: Subject, ledger: Ledger, only: Only = Only()) -> list[Row]:
     rows = []
     for item in subject.items:
+        if not only.keeps(item.label, (item.tex_file, item.lean_file)):
+            continue
         judgement = ledger.find(*item.key)
         if judgement is not None and judgement.is_current(*item.hashes):
             rows.append(Row(item.label, item.decl, judgement.verdict, True, judgement.reason))
@@ -398,21 +471,30 @@ def _rows(subject: Subject, ledger: Ledger) -> list[Row]:
             reason = STALE_WORDS if judgement is not None else NOT_JUDGED
             rows.append(Row(item.label, item.decl, "pending", False, reason))
     reason = _unstated_reason(subject)
-    rows += [Row(None, d.full_name, "unstated", True, reason) for d in subject.unstated]
+    rows += [
+        Row(None, d.full_name, "unstated", True, reason)
+        for d in subject.unstated
+        if only.keeps(None, (subject.lean,)) and not only.labels
+    ]
     return rows
 
 
 def _summary(rows: list[Row]) -> str:
+    """`10 pairs: 1 mismatch, 4 not compared yet, 5 faithful`: every verdict, worst first."""
     from jigcli.verifiers.render import SEVERITY
 
     if not rows:
         return "No statement is paired with a declaration yet"
     if all(row.current and row.status == "ok" for row in rows):
         return f"{len(rows)} checked · {verdict_words(VERIFIER, 'faithful')}"
-    worst = min(rows, key=lambda row: SEVERITY.index(row.status))
-    count = sum(row.verdict == worst.verdict for row in rows)
-    words = NOT_COMPARED if worst.verdict == "pending" else verdict_words(VERIFIER, worst.verdict)
-    return f"{count} of {len(rows)} · {words}"
+    counts = Counter(row.verdict for row in rows)
+    order = sorted(counts, key=lambda v: (SEVERITY.index(verifier_status(VERIFIER, v)), v))
+    named = {"pending": NOT_COMPARED.lower()}
+    return f"{len(rows)} pairs: " + ", ".join(f"{counts[v]} {named.get(v, v)}" for v in order)
+
+
+def _said(verdict: str) -> str:
+    return NOT_COMPARED if verdict == "pending" else verdict_words(VERIFIER, verdict)
 
 
 def _shown(path: Path) -> str:
@@ -437,6 +519,10 @@ def _to_json(subject: Subject, rows: list[Row], summary: str) -> dict[str, Any]:
             }
             for row in rows
         ],
+        "missing_inputs": [
+            {"file": _shown(p.file), "line": p.line, "command": p.command, "names": list(p.names)}
+            for p in subject.missing
+        ],
         "summary": summary,
     }
 
@@ -449,9 +535,12 @@ def _show(subject: Subject, rows: list[Row], summary: str) -> None:
     places = {i.key: (i.tex_file or i.lean_file, i.tex_line or i.lean_line) for i in subject.items}
     places |= {(None, d.full_name): (subject.lean, d.line) for d in subject.unstated}
     console = out()
+    for place in subject.missing:
+        words = f"{missing_words(place)}; the statements it holds are not audited"
+        console.print(result_line(_shown(place.file), place.line, "error", words))
     for row in rows:
         path, line = places.get((row.label, row.decl), (None, None))
-        said = NOT_COMPARED if row.verdict == "pending" else verdict_words(VERIFIER, row.verdict)
+        said = _said(row.verdict)
         pair = " ↔ ".join(part for part in (row.label, row.decl) if part)
         words = f"{pair} · {said}" + (f": {row.reason}" if row.reason else "")
         console.print(result_line(_shown(path) if path else "?", line, row.status, words))

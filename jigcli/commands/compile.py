@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from jigcli.console import emit_json, err, out
+from jigcli.console import emit_json, err, out, show
 from jigcli.errors import UsageError
 from jigcli.latex.compile import (
     BuildResult,
@@ -38,7 +38,7 @@ from jigcli.latex.compile import (
     from_record,
     up_to_date,
 )
-from jigcli.latex.log import Diagnostic
+from jigcli.latex.diagnostic import Diagnostic
 from jigcli.latex.root import find_root, source_files
 from jigcli.latex.state import load as load_state
 from jigcli.latex.state import state_path
@@ -58,8 +58,9 @@ def run(file: Path, *, as_json: bool, watch: bool, no_build: bool, engine: str |
     root = find_root(file)
     chosen = choose_engine(root, engine)
     if watch:
-        return _watch(root, chosen, as_json=as_json)
-    result = check(root, chosen) if no_build else _build(root, chosen)
+        return _watch(root, chosen.engine, as_json=as_json)
+    result = check(root, chosen.engine) if no_build else _build(root, chosen.engine)
+    result.engine_from = chosen.source
     if as_json:
         emit_json(to_json(result))
     else:
@@ -97,6 +98,7 @@ def to_json(result: BuildResult) -> dict[str, Any]:
         "status": verifier_status(VERIFIER, result.verdict),
         "diagnostics": [d.to_json() for d in result.diagnostics],
         "engine": result.engine_words,
+        "engine_from": {"engine": result.engine, "from": result.engine_from or None},
         "pdf": _shown(result.pdf) if result.pdf else None,
         "log": _shown(result.log),
         "evidence": _shown(_evidence(result)),
@@ -118,16 +120,13 @@ _ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
 def _print(result: BuildResult) -> None:
-    console = out()
     for diagnostic in sorted(result.diagnostics, key=lambda d: _ORDER[d.severity]):
-        console.print(_diagnostic_line(result.root, diagnostic))
-    console.print(_summary_line(result))
+        show(_diagnostic_line(result.root, diagnostic))
+    show(_summary_line(result))
 
 
 def _diagnostic_line(root: Path, diagnostic: Diagnostic) -> str:
-    from rich.markup import escape
-
-    from jigcli.verifiers.render import place, result_line
+    from jigcli.verifiers.render import escape, place, result_line
 
     path = _shown(root.parent / diagnostic.file)
     if diagnostic.severity == "info":
@@ -157,6 +156,8 @@ def _summary_line(result: BuildResult) -> str:
         parts += _counts(result.diagnostics)
         if result.engine_words:
             parts.append(f"Built with {result.engine_words}")
+        if result.engine_from and result.engine_from != "the default":
+            parts.append(f"{result.engine} ({result.engine_from})")
         if not result.started_process:
             parts.append("nothing changed since the last build")
     status = verifier_status(VERIFIER, result.verdict)

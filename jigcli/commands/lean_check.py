@@ -1,15 +1,19 @@
-"""`jig lean-check FILE.tex|FILE.lean [--json] [--watch]`: the `lean` verifier, per statement.
+"""`jig lean-check FILE.tex|FILE.lean [--json] [--watch] [--graph FILE]`: the `lean` verifier,
+per statement.
 
 1. Open the paper (`jigcli.audit.pairing.open_paper`): the statements its PDF shows, the
-   declarations of its sibling `<stem>.lean`, and how they pair. A statement nothing pairs with
-   is `pending`, "not formalized yet".
+   declarations of its sibling `<stem>.lean`, the Lake project around it, and how they pair.
+   A statement nothing pairs with is `pending`, "not formalized yet". An `\\input` whose file
+   is nowhere is an error, as it is for `jig compile`: the statements it holds are unknown.
 2. A pair the audit ledger (`<stem>.audit.json`) says is `refuted`, with both of its hashes still
    matching the statement's text and the declaration's source, is `refuted`: it leaves the Lean
    goal and is not checked.
-3. ONE Lean run for the whole file, through `jigcli.lean.backend.elaborate` (`lake env lean
-   --json`). The generated check file is the paper's `.lean` verbatim — so every message's line
-   is the paper's own line and falls inside the declaration it is about — then an `end` for
-   every scope still open at its end, then `#print axioms` for every paired declaration. From
+3. The sibling run: ONE Lean run over the sibling `.lean`, through
+   `jigcli.lean.backend.elaborate` (`lake env lean --json`). The generated check file is the
+   paper's `.lean` verbatim — so every message's line is the paper's own line and falls inside
+   the declaration it is about — then an `end` for every scope still open at its end, then
+   `#print axioms` for every declaration of the sibling paired with a statement (and every
+   blueprint name found nowhere in the project, which the sibling's imports may bring). From
    that one run, per declaration, first match wins:
    - an error inside its line range (or in the file's header, before any declaration, or at
      its own `#print axioms`, e.g. an unknown name) → `error`;
@@ -22,18 +26,30 @@
      declare → `error` (not a kernel proof from the standard axioms);
    - an `axiom` the file declares → `assumed`;
    - otherwise `proved`: axioms within `propext`, `Classical.choice`, `Quot.sound`.
-   This needs no dependency walk and no second run: Lean reports "declaration uses `sorry`"
-   only for a declaration whose own elaborated term contains an explicit `sorry` (the
-   `hasSorry` check on the added declaration, not a transitive one), while `#print axioms` is
-   transitive, so the two together tell a hole of its own from an open lemma it relies on.
-   A statement paired with several declarations (`\\lean{A, B}`) takes the worst of them.
-4. Without a usable toolchain (no Lake project above the paper, no `lake`/`lean`, or not the
-   pinned version) every paired statement is `pending` and the summary says Lean isn't set up
-   here yet and how to set it up; exit 1.
+   Lean reports "declaration uses `sorry`" only for a declaration whose own elaborated term
+   contains an explicit `sorry`, while `#print axioms` is transitive, so the two together tell a
+   hole of its own from an open lemma it relies on.
+4. The project run, for the blueprint names declared elsewhere in the Lake project (a
+   leanblueprint project names declarations across its libraries and has no sibling): one
+   `lake build` of every library's root modules (those that exist) and of each module found
+   declaring a name, then ONE Lean run over a generated file that imports them (the roots, as
+   checkdecls does; the found modules, which no root may reach) and asks `#print axioms` of
+   each name. A name Lean does not know is an `error`; otherwise the axioms decide as above, a
+   `sorry` of its own read from the declaration's source (`conditional` when the hole is in
+   something it uses), an `axiom` the project declares being `assumed`.
+5. A statement paired with several declarations (`\\lean{A, B}`) takes the worst of them.
+6. Without a usable toolchain (no Lake project above the paper, no `lake`/`lean`, or not the
+   pinned version) a statement the paper pairs with a declaration is `pending`, "formalized as
+   X, not checked here", and the summary says Lean isn't set up here yet and how; exit 1.
+
+The blueprint's own marks are reported as data beside the verdicts: per statement its `\\lean`
+names, `uses`, `\\leanok` (on the statement and on its proof), `\\mathlibok`, `\\notready` and
+`\\discussion`; a `\\uses` of a label nothing defines, and a `\\lean{…}` outside every statement,
+are listed. `--graph FILE` writes the dependency graph: DOT, or JSON for a `.json` name.
 
 The paper's own `.lean` is the author's code, elaborated the way `lake build` would; the
-submission policy of `jig verify` (for untrusted sources) does not apply to it. The check file
-and Lean's whole output are kept as evidence under `<repo>/.jig/lean-check/`.
+submission policy of `jig verify` (for untrusted sources) does not apply to it. The check files
+and Lean's whole output are kept as evidence under `<project>/.jig/lean-check/`.
 """
 
 from __future__ import annotations
@@ -41,20 +57,20 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from rich.markup import escape
 
 from jigcli.audit import ledger as audit_ledger
 from jigcli.audit.pairing import Decl, LeanFile, Pair, Paper, open_paper, plain_name
 from jigcli.console import emit_json, err, out
 from jigcli.errors import UsageError
-from jigcli.latex.statements import Statement
+from jigcli.latex.statements import Place, Statement, missing_words
 from jigcli.verifiers.registry import Status, Why, failure_words, verdict_words, verifier_status
 
 if TYPE_CHECKING:
+    from jigcli.lean.backend import Toolchain
+    from jigcli.lean.lakefile import LakeProject
     from jigcli.lean.messages import LeanMessage, LeanOutput
     from jigcli.repo import Repo
 
@@ -62,9 +78,10 @@ VERIFIER = "lean"
 LEAN_BUDGET_SEC = 1200.0
 SORRY_WARNING = "declaration uses"
 NOT_FORMALIZED = "not formalized yet"
-NOT_SET_UP = "no Lean to check it with here (the summary says how to set it up)"
+NOT_CHECKED_HERE = "not checked here (the summary says how to set Lean up)"
 # `Lean.mkPrivateName`: `_private` ++ module ++ the numeric component 0 ++ the user's name.
 _PRIVATE_PREFIX = re.compile(r"^_private\.(?:.*?\.)?0\.")
+_HOLES = frozenset({"sorry", "admit"})
 
 
 @dataclass(frozen=True)
@@ -82,6 +99,7 @@ class Row:
     statement: Statement
     decl: str | None
     outcome: Outcome
+    decls: tuple[tuple[Pair, Outcome], ...] = ()  # every paired declaration and its outcome
 
     @property
     def status(self) -> Status:
@@ -95,11 +113,11 @@ class Row:
 
 @dataclass(frozen=True)
 class LeanAnswer:
-    """What the one Lean run said about each declaration, or why there was no run."""
+    """What the Lean runs said about each declaration, or why there was no run."""
 
     outcomes: dict[str, Outcome]
     engine: str | None = None
-    evidence: Path | None = None
+    evidence: tuple[Path, ...] = ()
     not_set_up: str | None = None  # the detail when Lean is not set up here
 
 
@@ -109,23 +127,26 @@ class Report:
     rows: list[Row]
     summary: str
     engine: str | None
-    evidence: Path | None
+    evidence: tuple[Path, ...] = ()
+    missing: tuple[Place, ...] = field(default=())
 
     @property
     def ok(self) -> bool:
-        return all(row.status == "ok" for row in self.rows)
+        return not self.missing and all(row.status == "ok" for row in self.rows)
 
 
 # -- the command --------------------------------------------------------------------------------
 
 
-def run(file: Path, *, as_json: bool, watch: bool) -> int:
+def run(file: Path, *, as_json: bool, watch: bool, graph: Path | None = None) -> int:
     if watch and as_json:
         raise UsageError("--watch reports for people as you edit; drop --json or --watch.")
     if watch:
-        return _watch(file)
+        return _watch(file, graph)
     report = check(file)
     _show(report, as_json)
+    if graph is not None:
+        write_graph(report, graph)
     return 0 if report.ok else 1
 
 
@@ -134,23 +155,32 @@ def check(file: Path) -> Report:
     paper = open_paper(file)
     refuted = _refuted(paper)
     goal = [p for p in paper.pairing.pairs if (p.statement, p.decl_name) not in refuted]
-    # Without a .lean there is nothing to run Lean on, even for blueprint names from Mathlib.
-    answer = _ask_lean(paper, goal) if goal and paper.lean_file else LeanAnswer({})
+    answer = _ask_lean(paper, goal) if goal else LeanAnswer({})
     rows = []
     for statement in paper.document.statements:
         pairs = paper.pairing.pairs_of(statement)
         if not pairs:
-            why = paper.pairing.why_unpaired.get(statement)
-            detail = (
-                NOT_FORMALIZED if paper.lean is None or why is None else f"{NOT_FORMALIZED} ({why})"
-            )
-            rows.append(Row(statement, None, Outcome("pending", detail)))
+            rows.append(Row(statement, None, Outcome("pending", _unformalized(paper, statement))))
             continue
         outcomes = [_pair_outcome(p, refuted, answer) for p in pairs]
         worst = _worst(outcomes)
-        rows.append(Row(statement, pairs[outcomes.index(worst)].decl_name, worst))
+        if answer.not_set_up is not None and worst.verdict == "pending":
+            names = ", ".join(p.decl_name for p in pairs)
+            worst = Outcome("pending", f"formalized as {names}, {NOT_CHECKED_HERE}")
+        decl = pairs[outcomes.index(worst)].decl_name if worst in outcomes else pairs[0].decl_name
+        rows.append(Row(statement, decl, worst, tuple(zip(pairs, outcomes, strict=True))))
+    missing = paper.document.missing
     summary = _summary(paper, rows, answer)
-    return Report(paper, rows, summary, answer.engine, answer.evidence)
+    return Report(paper, rows, summary, answer.engine, answer.evidence, missing)
+
+
+def _unformalized(paper: Paper, statement: Statement) -> str:
+    why = paper.pairing.why_unpaired.get(statement)
+    if statement.blueprint.notready:
+        return f"{NOT_FORMALIZED} (the blueprint marks it \\notready)"
+    if paper.lean is None or why is None:
+        return NOT_FORMALIZED
+    return f"{NOT_FORMALIZED} ({why})"
 
 
 def _pair_outcome(
@@ -160,10 +190,9 @@ def _pair_outcome(
     if key in refuted:
         return Outcome("refuted", refuted[key])
     if answer.not_set_up is not None:
-        return Outcome("pending", NOT_SET_UP)
+        return Outcome("pending", f"formalized as {pair.decl_name}, {NOT_CHECKED_HERE}")
     if pair.decl_name not in answer.outcomes:
-        words = "Lean gave no answer for it" if answer.outcomes else NOT_FORMALIZED
-        return Outcome("pending", words)
+        return Outcome("pending", "Lean gave no answer for it")
     return answer.outcomes[pair.decl_name]
 
 
@@ -190,47 +219,79 @@ def _refuted(paper: Paper) -> dict[tuple[Statement, str], str]:
         judgement = ledger.find(pair.statement.label, pair.decl_name)
         if judgement is None or judgement.verdict != "refuted":
             continue
-        if judgement.is_current(*audit_ledger.pair_hashes(pair.statement.text, pair.decl)):
+        hashes = audit_ledger.pair_hashes(pair.statement.text, pair.judged(paper.project))
+        if judgement.is_current(*hashes):
             found[(pair.statement, pair.decl_name)] = judgement.reason
     return found
 
 
-# -- 3. the one Lean run ---------------------------------------------------------------------
+# -- 3. and 4. the Lean runs -------------------------------------------------------------------
 
 
 def _ask_lean(paper: Paper, goal: list[Pair]) -> LeanAnswer:
     from jigcli.lean import backend
     from jigcli.repo import Repo
 
-    assert paper.lean is not None and paper.lean_file is not None  # goal pairs come from it
-    try:
-        repo = Repo.locate(start=paper.lean.parent)
-    except UsageError:
-        repo = None
-    if repo is None or not any(
-        (repo.root / f).is_file() for f in ("lakefile.toml", "lakefile.lean")
-    ):
+    project = paper.project
+    if project is None:
         return LeanAnswer(
             {}, not_set_up="the paper is not inside a Lake project that requires Mathlib"
         )
+    repo = Repo(project.root)
     try:
         toolchain = backend.detect(repo)
     except backend.ToolchainProblem as problem:
         return LeanAnswer({}, not_set_up=str(problem))
-    names = list(dict.fromkeys(p.decl_name for p in goal))
-    check_file, print_lines = _write_check_file(
-        repo.work_dir / "lean-check", paper.lean_file, names
-    )
+    in_sibling = [p for p in goal if _for_sibling(paper, p)]
+    in_project = [p for p in goal if not _for_sibling(paper, p)]
+    outcomes: dict[str, Outcome] = {}
+    evidence: list[Path] = []
+    if in_sibling:
+        assert paper.lean_file is not None  # `_for_sibling` holds only with a sibling
+        names = list(dict.fromkeys(p.decl_name for p in in_sibling))
+        found, check_output = _sibling_run(toolchain, repo, paper.lean_file, names)
+        outcomes |= found
+        evidence.append(check_output)
+    if in_project:
+        found, kept = _project_run(toolchain, repo, project, paper, in_project)
+        outcomes |= found
+        evidence += kept
+    return LeanAnswer(outcomes, _engine_words(toolchain.lean_version, repo), tuple(evidence))
+
+
+def _for_sibling(paper: Paper, pair: Pair) -> bool:
+    """Checked in the sibling run: declared in the sibling, or, beside a sibling, declared in no
+    project module (a Mathlib name the sibling's imports bring)."""
+    if paper.lean_file is None:
+        return False
+    return pair.where is paper.lean_file or pair.decl is None
+
+
+def _lean_run(
+    toolchain: Toolchain, repo: Repo, check_file: Path
+) -> tuple[LeanOutput | None, Outcome | None, Path]:
+    """One `lake env lean --json` over `check_file`, its output kept beside it; the outcome
+    every name gets when Lean could not answer at all."""
+    from jigcli.lean import backend
+
     lean_run = backend.elaborate(toolchain, repo, check_file, timeout=LEAN_BUDGET_SEC)
     evidence = check_file.with_suffix(".out")
     evidence.write_text(lean_run.result.output, encoding="utf-8")
-    engine = _engine_words(toolchain.lean_version, repo)
     if lean_run.result.timed_out or lean_run.crashed:
         why: Why = "too_big" if lean_run.result.timed_out else "unreachable"
-        pending = Outcome("pending", failure_words(VERIFIER, why))
-        return LeanAnswer({name: pending for name in names}, engine, evidence)
-    outcomes = _read_answers(paper.lean_file, names, print_lines, lean_run.output)
-    return LeanAnswer(outcomes, engine, evidence)
+        return None, Outcome("pending", failure_words(VERIFIER, why)), evidence
+    return lean_run.output, None, evidence
+
+
+def _sibling_run(
+    toolchain: Toolchain, repo: Repo, lean: LeanFile, names: list[str]
+) -> tuple[dict[str, Outcome], Path]:
+    check_file, print_lines = _write_check_file(repo.work_dir / "lean-check", lean, names)
+    output, failed, evidence = _lean_run(toolchain, repo, check_file)
+    if output is None:
+        assert failed is not None
+        return {name: failed for name in names}, evidence
+    return _read_answers(lean, names, print_lines, output), evidence
 
 
 def _write_check_file(
@@ -241,14 +302,21 @@ def _write_check_file(
     lines = ["-- jig lean-check: the paper's .lean above, its axioms below"]
     lines += [f"end {scope}".rstrip() for scope in reversed(lean.open_scopes)]
     first = text.count("\n") + 1
+    path = folder / f"{lean.path.stem}.check.lean"
+    return path, _write_prints(path, text, lines, first, names)
+
+
+def _write_prints(
+    path: Path, text: str, lines: list[str], first: int, names: list[str]
+) -> dict[int, str]:
+    """`text`, then `lines`, then one `#print axioms` per name (line → name, 1-based)."""
     print_lines = {}
     for name in names:
         print_lines[first + len(lines)] = name
         lines.append(f"#print axioms {_lean_ident(name)}")
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{lean.path.stem}.check.lean"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text + "\n".join(lines) + "\n", encoding="utf-8")
-    return path, print_lines
+    return print_lines
 
 
 def _lean_ident(name: str) -> str:
@@ -259,18 +327,13 @@ def _lean_ident(name: str) -> str:
 def _read_answers(
     lean: LeanFile, names: list[str], print_lines: dict[int, str], output: LeanOutput
 ) -> dict[str, Outcome]:
-    from jigcli.lean.messages import parse_print_axioms
-
     first_decl = min((d.line for d in lean.decls), default=None)
     header_errors = [
         m
         for m in output.errors
         if m.line not in print_lines and (first_decl is None or m.line < first_decl)
     ]
-    printed: dict[str, tuple[str, ...]] = {}
-    for message in output.messages:
-        for report in parse_print_axioms(message.data):
-            printed[_user_name(report.decl)] = report.axioms
+    printed = _printed_axioms(output)
     outcomes = {}
     for line, name in print_lines.items():
         decl = lean.by_full_name(name)
@@ -286,6 +349,16 @@ def _read_answers(
         else:
             outcomes[name] = _by_axioms(lean, decl, printed[name], output)
     return outcomes
+
+
+def _printed_axioms(output: LeanOutput) -> dict[str, tuple[str, ...]]:
+    from jigcli.lean.messages import parse_print_axioms
+
+    printed: dict[str, tuple[str, ...]] = {}
+    for message in output.messages:
+        for report in parse_print_axioms(message.data):
+            printed[_user_name(report.decl)] = report.axioms
+    return printed
 
 
 def _user_name(printed: str) -> str:
@@ -305,19 +378,120 @@ def _by_axioms(
         holes = [d for d in lean.decls if _own_sorry(d, output) or _errors_in(d, output)]
         named = _mentioned(decl, holes) if decl is not None else []
         return Outcome("conditional", f"uses {', '.join(named) or 'a declaration'}, not proved yet")
+    declared = {d.full_name for d in lean.axioms}
+    return _beyond_sorry(reasons, declared, lean.path.name)
+
+
+def _beyond_sorry(reasons: dict[str, str | None], declared: set[str], where: str) -> Outcome:
+    """The verdict once `sorry` is ruled out: native computation, axioms, or proved."""
     native = [a for a, r in reasons.items() if r == "native_decide"]
     if native:
         return Outcome("error", f"trusts native computation ({native[0]}), not the kernel")
-    declared = {d.full_name for d in lean.axioms}
     others = [a for a, r in reasons.items() if r == "disallowed_axiom"]
     foreign = [a for a in others if a not in declared]
     if foreign:
-        return Outcome(
-            "error", f"depends on {foreign[0]}, an axiom {lean.path.name} does not declare"
-        )
+        return Outcome("error", f"depends on {foreign[0]}, an axiom {where} does not declare")
     if others:
-        return Outcome("assumed", f"assumes {', '.join(others)}, declared in {lean.path.name}")
+        return Outcome("assumed", f"assumes {', '.join(others)}, declared in {where}")
     return Outcome("proved")
+
+
+def _project_run(
+    toolchain: Toolchain, repo: Repo, project: LakeProject, paper: Paper, pairs: list[Pair]
+) -> tuple[dict[str, Outcome], list[Path]]:
+    """The modules to look in built, then imported, then each name's axioms printed."""
+    from jigcli.lean import backend
+
+    names = list(dict.fromkeys(p.decl_name for p in pairs))
+    modules = _modules_to_import(project, pairs)
+    if not modules:
+        lakefile = project.lakefile.name
+        return {
+            n: Outcome("pending", f"{lakefile} declares no lean_lib module to look in")
+            for n in names
+        }, []
+    folder = repo.work_dir / "lean-check"
+    folder.mkdir(parents=True, exist_ok=True)
+    build = backend.build(toolchain, repo, modules, timeout=LEAN_BUDGET_SEC)
+    build_log = folder / f"{paper.tex.stem}.build.out"
+    build_log.write_text(build.result.output, encoding="utf-8")
+    if not build.ok:
+        first = next((d for d in build.diagnostics if d.severity == "error"), None)
+        words = f"{first.where()} {first.message}" if first else "see the build's output"
+        return {n: Outcome("error", f"the project does not build: {words}") for n in names}, [
+            build_log
+        ]
+    check_file = folder / f"{paper.tex.stem}.names.lean"
+    header = "-- jig lean-check: the project's libraries, as checkdecls imports them\n"
+    imports = "".join(f"import {module}\n" for module in modules)
+    print_lines = _write_prints(check_file, header + imports, [], imports.count("\n") + 2, names)
+    output, failed, evidence = _lean_run(toolchain, repo, check_file)
+    if output is None:
+        assert failed is not None
+        return {name: failed for name in names}, [build_log, evidence]
+    located: dict[str, tuple[LeanFile | None, Decl | None]] = {
+        p.decl_name: (p.where, p.decl) for p in pairs if p.decl is not None
+    }
+    return _read_project_answers(project, print_lines, output, located), [build_log, evidence]
+
+
+def _modules_to_import(project: LakeProject, pairs: list[Pair]) -> list[str]:
+    """What checkdecls imports, every library's root module (those that exist: a library may
+    have only a glob), then each module found declaring a name the roots may not reach."""
+    roots = [root for lib in project.libs for root in lib.roots if lib.module_file(root).is_file()]
+    found = [project.module_of(p.where.path) for p in pairs if p.where is not None]
+    return list(dict.fromkeys([*roots, *(m for m in found if m is not None)]))
+
+
+def _read_project_answers(
+    project: LakeProject,
+    print_lines: dict[int, str],
+    output: LeanOutput,
+    located: dict[str, tuple[LeanFile | None, Decl | None]],
+) -> dict[str, Outcome]:
+    printed = _printed_axioms(output)
+    header_errors = [m for m in output.errors if m.line not in print_lines]
+    libraries = ", ".join(lib.name for lib in project.libs)
+    outcomes = {}
+    for line, name in print_lines.items():
+        errors = [m for m in output.errors if m.line == line] + header_errors
+        where, decl = located.get(name, (None, None))
+        if errors:
+            said = errors[0].headline()
+            if errors[0].line == line and "unknown" in said.casefold():
+                said += f": no module of {libraries} (nor what they import) declares it"
+            outcomes[name] = Outcome("error", said)
+        elif name not in printed:
+            outcomes[name] = Outcome("pending", "Lean printed no axioms for it")
+        else:
+            outcomes[name] = _project_axioms(project, printed[name], where, decl)
+    return outcomes
+
+
+def _project_axioms(
+    project: LakeProject, axioms: tuple[str, ...], where: LeanFile | None, decl: Decl | None
+) -> Outcome:
+    from jigcli.audit.pairing import locate_in_project
+    from jigcli.lean.axioms import axiom_reason
+
+    reasons = {axiom: axiom_reason(axiom) for axiom in axioms}
+    place = f"{where.path.name}:{decl.keyword_line}" if where and decl else None
+    if "sorry" in reasons.values():
+        if decl is None or _has_hole(decl):
+            return Outcome("sorry", f"{place} has a sorry of its own" if place else "uses sorry")
+        return Outcome("conditional", "uses a declaration that is not proved yet")
+    custom = {a for a, r in reasons.items() if r == "disallowed_axiom"}
+    declared = {
+        name for name, (_, d) in locate_in_project(project, custom).items() if d.kind == "axiom"
+    }
+    return _beyond_sorry(reasons, declared, "the project")
+
+
+def _has_hole(decl: Decl) -> bool:
+    """A `sorry` (or `admit`) written in the declaration itself."""
+    from jigcli.lean.lexer import tokenize
+
+    return any(t.text in _HOLES for t in tokenize(decl.source) if t.kind in ("keyword", "ident"))
 
 
 def _in_range(decl: Decl, message: LeanMessage) -> bool:
@@ -379,6 +553,12 @@ def _mathlib_version(repo: Repo) -> str | None:
 
 def _summary(paper: Paper, rows: list[Row], answer: LeanAnswer) -> str:
     name = paper.tex.name
+    missing = paper.document.missing
+    if missing:
+        names = ", ".join(n for place in missing for n in place.names)
+        return (
+            f"{len(missing)} LaTeX input(s) missing ({names}): the statements they hold are unknown"
+        )
     if not rows:
         return f"No statements found in {name}"
     if answer.not_set_up is not None:
@@ -405,28 +585,90 @@ def _title(statement: Statement) -> str:
     return f"{head} ({statement.title})" if statement.title else head
 
 
+def _blueprint_json(statement: Statement) -> dict[str, Any]:
+    marks = statement.blueprint
+    proof = marks.proof
+    return {
+        "leanok": marks.leanok,
+        "mathlibok": marks.mathlibok,
+        "notready": marks.notready,
+        "discussion": marks.discussion,
+        "proof": None
+        if proof is None
+        else {
+            "file": _shown(proof.file),
+            "line": proof.line,
+            "leanok": proof.leanok,
+            "uses": list(proof.uses),
+        },
+    }
+
+
+def _decl_json(pair: Pair, outcome: Outcome) -> dict[str, Any]:
+    where, decl = pair.where, pair.decl
+    return {
+        "name": pair.decl_name,
+        "file": _shown(where.path) if where else None,
+        "line": decl.keyword_line if decl else None,
+        "verdict": outcome.verdict,
+        "status": outcome.status,
+        "detail": outcome.detail,
+    }
+
+
+def statement_json(row: Row) -> dict[str, Any]:
+    statement = row.statement
+    return {
+        "label": statement.label,
+        "kind": statement.kind,
+        "number": statement.number,
+        "title": statement.title,
+        "file": _shown(statement.file),
+        "line": statement.line,
+        "decl": row.decl,
+        "verdict": row.outcome.verdict,
+        "status": row.status,
+        "words": row.words,
+        "lean": list(statement.lean),
+        "uses": list(statement.uses),
+        "decls": [_decl_json(pair, outcome) for pair, outcome in row.decls],
+        "blueprint": _blueprint_json(statement),
+    }
+
+
+def _place_json(place: Place) -> dict[str, Any]:
+    return {
+        "file": _shown(place.file),
+        "line": place.line,
+        "command": place.command,
+        "names": list(place.names),
+    }
+
+
 def to_json(report: Report) -> dict[str, Any]:
+    paper = report.paper
+    project = paper.project
     return {
         "verifier": VERIFIER,
-        "document": _shown(report.paper.tex),
-        "lean_file": _shown(report.paper.lean) if report.paper.lean else None,
-        "statements": [
-            {
-                "label": row.statement.label,
-                "kind": row.statement.kind,
-                "number": row.statement.number,
-                "title": row.statement.title,
-                "file": _shown(row.statement.file),
-                "line": row.statement.line,
-                "decl": row.decl,
-                "verdict": row.outcome.verdict,
-                "status": row.status,
-                "words": row.words,
-            }
-            for row in report.rows
+        "document": _shown(paper.tex),
+        "lean_file": _shown(paper.lean) if paper.lean else None,
+        "project": None
+        if project is None
+        else {
+            "root": _shown(project.root),
+            "libraries": [lib.name for lib in project.libs],
+            "defaults_assumed": list(project.guessed),
+        },
+        "statements": [statement_json(row) for row in report.rows],
+        "missing_inputs": [_place_json(p) for p in report.missing],
+        "stray_lean": [_place_json(p) for p in paper.document.stray_lean],
+        "dangling_uses": [
+            {"label": s.label, "file": _shown(place.file), "line": place.line, "uses": label}
+            for s, label, place in paper.document.dangling_uses()
         ],
         "summary": report.summary,
         "engine": report.engine,
+        "evidence": [_shown(path) for path in report.evidence],
     }
 
 
@@ -434,31 +676,65 @@ def _show(report: Report, as_json: bool) -> None:
     if as_json:
         emit_json(to_json(report))
         return
-    from jigcli.verifiers.render import mark, result_line
+    from jigcli.verifiers.render import escape, mark, result_line
 
     console = out()
-    evidence = _shown(report.evidence) if report.evidence else None
+    for place in report.missing:
+        console.print(result_line(_shown(place.file), place.line, "error", missing_words(place)))
+    project = report.paper.project
+    if project is not None:
+        for field in project.guessed:
+            words = f"{field} is computed by code: read as Lake's default"
+            console.print(result_line(_shown(project.lakefile), None, "pending", words))
     for row in report.rows:
         where = _shown(row.statement.file)
         words = f"{_title(row.statement)} · {row.words}"
         console.print(result_line(where, row.statement.line, row.status, words))
-    worst = _worst(row.outcome for row in report.rows).status if report.rows else "ok"
+    for place in report.paper.document.stray_lean:
+        words = f"\\lean{{{', '.join(place.names)}}} is outside every statement: nothing checks it"
+        console.print(result_line(_shown(place.file), place.line, "warn", words))
+    for statement, label, place in report.paper.document.dangling_uses():
+        words = f"{_title(statement)} uses {label}, which no \\label defines"
+        console.print(result_line(_shown(place.file), place.line, "warn", words))
+    worst = "error" if report.missing else _worst_status(report.rows)
     console.print(f"{mark(worst)} {escape(report.summary)}")
     if report.engine:
-        console.print(
-            escape(report.engine) + (f" [dim](see {escape(evidence)})[/]" if evidence else "")
-        )
+        shown = ", ".join(_shown(path) for path in report.evidence)
+        console.print(escape(report.engine) + (f" [dim](see {escape(shown)})[/]" if shown else ""))
+
+
+def _worst_status(rows: list[Row]) -> Status:
+    return _worst(row.outcome for row in rows).status if rows else "ok"
+
+
+def write_graph(report: Report, path: Path) -> None:
+    """The dependency graph: JSON for a `.json` name, DOT otherwise."""
+    from jigcli.latex import depgraph
+
+    nodes = [{"id": depgraph.node_id(row.statement), **statement_json(row)} for row in report.rows]
+    found = depgraph.edges(report.paper.document.statements)
+    text = (
+        depgraph.to_json(nodes, found) if path.suffix == ".json" else depgraph.to_dot(nodes, found)
+    )
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(
+            f"Cannot write the graph to {path} ({error.strerror}); pick another path."
+        ) from error
 
 
 # -- --watch ---------------------------------------------------------------------------------
 
 
-def _watch(file: Path) -> int:
-    """Check, then check again each time the paper's sources or its .lean settle after an edit."""
+def _watch(file: Path, graph: Path | None) -> int:
+    """Check, then check again each time the paper's sources or its Lean files settle."""
     from watchfiles import watch
 
     report = check(file)
     _show(report, as_json=False)
+    if graph is not None:
+        write_graph(report, graph)
     for changes in watch(*_folders(report), debounce=800, raise_interrupt=False):
         changed = {Path(path).resolve() for _, path in changes}
         if not changed & _watched(report):
@@ -466,6 +742,8 @@ def _watch(file: Path) -> int:
         err().print("Re-checking…", style="dim")
         report = check(file)
         _show(report, as_json=False)
+        if graph is not None:
+            write_graph(report, graph)
     return 0 if report.ok else 1
 
 
@@ -475,6 +753,7 @@ def _watched(report: Report) -> set[Path]:
         *paper.document.sources,
         paper.tex.with_suffix(".lean"),
         audit_ledger.ledger_path(paper.tex),
+        *(p.where.path for p in paper.pairing.pairs if p.where is not None),
     }
     return {f.resolve() for f in files}
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from jigcli.cachedir import default_cache_dir
 from jigcli.console import emit_json, out, say_error
 from jigcli.errors import JigError, RepoNotFound, UsageError
 from jigcli.repo import Repo
 from jigcli.run import Deadline
 from jigcli.safewrite import UnsafeTarget, check_folders
 from jigcli.selftest import report
-from jigcli.selftest.cache import Keys, VerdictCache, default_cache_dir
+from jigcli.selftest.cache import Keys, VerdictCache
 from jigcli.selftest.discover import default_folders, discover
 from jigcli.selftest.judge import judge
 from jigcli.selftest.progress import progress

@@ -2,10 +2,11 @@
 and which of them the repo's `jig.yaml` turns on.
 
 `--json` prints a list of `{"id", "label", "subject", "trigger", "verdicts": {word: status},
-"module", "documents", "enabled"}`, in registration order; `module` is null for a built-in;
-`enabled` is true or false for the repo (`--root`, else found by walking up: a built-in is
-always on, another verifier when a module its `jig.yaml` lists switches it on) and null
-outside any repo.
+"module", "documents", "enabled", "command"}`, in registration order; `module` is null for a
+built-in; `enabled` is true or false for the repo (`--root`, else found by walking up: a
+built-in is always on, another verifier when a module its `jig.yaml` lists switches it on) and
+null outside any repo; `command` is the jig command that runs it on request, which it does
+whether or not the repo switches it on.
 """
 
 from __future__ import annotations
@@ -20,6 +21,14 @@ from jigcli.verifiers.modules import CONFIG_FILE, catalog, enabled_verifiers
 from jigcli.verifiers.registry import VerifierSpec, all_verifiers
 from jigcli.verifiers.render import mark
 
+# The command that runs each built-in verifier when asked, switched on or not.
+COMMANDS = {
+    "compile": "jig compile",
+    "lean": "jig lean-check",
+    "audit": "jig audit",
+    "submission": "jig verify",
+}
+
 
 def describe(spec: VerifierSpec, enabled: bool | None = None) -> dict[str, Any]:
     return {
@@ -31,6 +40,7 @@ def describe(spec: VerifierSpec, enabled: bool | None = None) -> dict[str, Any]:
         "module": spec.module,
         "documents": list(spec.documents),
         "enabled": enabled,
+        "command": COMMANDS.get(spec.id),
     }
 
 
@@ -93,4 +103,6 @@ def _on_words(spec: VerifierSpec, enabled: bool | None, modules: list[str]) -> s
     if enabled:
         return "on"
     names = " or ".join(sorted(modules)) or str(spec.module)
-    return f"off: list {names} in {CONFIG_FILE}'s modules to turn it on"
+    command = COMMANDS.get(spec.id)
+    asked = f"runs on request ({command}); " if command else ""
+    return f"{asked}not switched on for this repo: list {names} in {CONFIG_FILE}'s modules"

@@ -1,15 +1,24 @@
 """Building a LaTeX paper, safely, and saying what happened in the `compile` verifier's words.
 
-1. The root document is built where it lies (outputs beside it) with latexmk when present,
+1. The engine: `--engine` when given (and remembered for the paper), else the one remembered,
+   else a `% !TEX program = …` line, else the folder's `latexmkrc` (read as data, never run:
+   `jigcli.latex.latexmkrc`), else what the preamble needs (fontspec, polyglossia,
+   unicode-math: xelatex; `\\directlua`, luacode: lualatex), else pdflatex.
+2. The root document is built where it lies (outputs beside it) with latexmk when present,
    else with enough engine passes (and BibTeX) to settle references.
-2. Shell escape is off, explicitly: `-no-shell-escape` for the engine, and `-norc` so latexmk
+3. Shell escape is off, explicitly: `-no-shell-escape` for the engine, and `-norc` so latexmk
    reads no rc file — a `latexmkrc` in a collaborator's folder is Perl that latexmk would run,
-   and could switch shell escape back on. TeX may write files only below the build folder
-   (`openout_any=p`). The log is written unwrapped so file names and lines read whole.
-3. The log becomes diagnostics (`jigcli.latex.log`) and a verdict: `compiled` (no error, no
+   and could switch shell escape back on. TeX may read and write files only in the paper's
+   folder and below, and read TeX's own (`openin_any=p`, `openout_any=p`: no absolute path, no
+   `..`, no dot file); a refused read or write is an error that says so. LuaLaTeX, whose Lua
+   reaches files no kpathsea setting governs, runs only confined (`jigcli.latex.confine`):
+   in bubblewrap, the paper read-only, its outputs written to jig's own build folder and copied
+   back; where bubblewrap cannot run, the build is refused. The log is written unwrapped so file
+   names and lines read whole.
+4. The log becomes diagnostics (`jigcli.latex.log`) and a verdict: `compiled` (no error, no
    warning), `warning`, `error`. An engine that is missing, was killed or ran out of time is
    not a verdict: it is a failure, with the contract's words for why.
-4. What the build read is recorded beside it (`jigcli.latex.state`): when none of it changed,
+5. What the build read is recorded (`jigcli.latex.state`): when none of it changed,
    the next build answers from the record and starts no process at all; `--no-build` says
    `stale` when something did.
 """
@@ -26,16 +35,18 @@ from typing import TYPE_CHECKING, Any
 
 from jigcli.errors import UsageError
 from jigcli.latex import state as build_state
-from jigcli.latex.log import Diagnostic, LogReport, parse_log
+from jigcli.latex.diagnostic import Diagnostic
 from jigcli.verifiers.registry import Why
 
 if TYPE_CHECKING:
     # The process runner (subprocess, selectors) is imported only when a build starts: a
     # rebuild with nothing changed never needs it, and its start-up is what users wait for.
+    from jigcli.latex.log import LogReport
     from jigcli.run import Deadline, RunResult
 
 ENGINES = {"pdflatex": "-pdf", "xelatex": "-pdfxe", "lualatex": "-pdflua"}
 DEFAULT_ENGINE = "pdflatex"
+CONFINED = frozenset({"lualatex"})  # engines that run the paper's code beyond kpathsea's reach
 BUILD_TIMEOUT_SEC = 300.0
 MAX_ENGINE_PASSES = 5
 ENGINE_OPTIONS = (
@@ -46,8 +57,27 @@ ENGINE_OPTIONS = (
     "-recorder",
 )
 # kpathsea settings that must not come from the caller's environment.
-_UNSAFE_ENV = ("shell_escape", "shell_escape_commands", "openout_any")
+_UNSAFE_ENV = ("shell_escape", "shell_escape_commands", "openout_any", "openin_any")
+_KPATHSEA = {"openout_any": "p", "openin_any": "p", "shell_escape": "f"}
+_UNWRAPPED_LOG = {"max_print_line": "10000", "error_line": "254", "half_error_line": "238"}
 _MAGIC_PROGRAM = re.compile(r"^%\s*!\s*TeX\s+(?:TS-)?program\s*=\s*(\w+)", re.IGNORECASE)
+# Packages that need an engine beyond pdfTeX: the first that matches in the preamble decides.
+_NEEDS_ENGINE = (
+    (
+        re.compile(
+            r"\\directlua|\\usepackage(?:\[[^\]]*\])?\{[^}]*\b(?:luacode|luatexja|lua-ul)\b"
+        ),
+        "lualatex",
+    ),
+    (
+        re.compile(
+            r"\\usepackage(?:\[[^\]]*\])?\{[^}]*\b(?:fontspec|polyglossia|unicode-math|xeCJK|xltxtra)\b"
+        ),
+        "xelatex",
+    ),
+)
+_PREAMBLE_DEPTH = 2
+_NOT_OPENED = re.compile(r"(?P<what>File|I can't write on file) `(?P<name>[^']+)'")
 _RERUN = re.compile(r"Rerun to get|Label\(s\) may have changed|\(rerunfilecheck\).*Rerun")
 
 
@@ -57,6 +87,12 @@ class Failure:
 
     why: Why
     detail: str  # one line: what happened
+
+
+@dataclass(frozen=True)
+class EngineChoice:
+    engine: str  # pdflatex | xelatex | lualatex
+    source: str  # why this one: "--engine", "remembered", "% !TEX program", "latexmkrc", …
 
 
 @dataclass
@@ -69,6 +105,7 @@ class BuildResult:
     pdf: Path | None = None
     failure: Failure | None = None
     started_process: bool = False  # False when the answer came from the last build's record
+    engine_from: str = ""  # why this engine (`EngineChoice.source`), set by the command
     changed: list[str] = field(default_factory=list)  # for `stale`: what changed
 
     @property
@@ -76,22 +113,66 @@ class BuildResult:
         return self.root.with_suffix(".log")
 
 
-def choose_engine(root: Path, requested: str | None) -> str:
-    """`--engine` when given, else a `% !TEX program = …` line at the top of the root."""
+def choose_engine(root: Path, requested: str | None) -> EngineChoice:
+    """The engine to build `root` with, and where that choice comes from (step 1 above)."""
     if requested is not None:
         if requested not in ENGINES:
             raise UsageError(f"Unknown engine {requested!r}; pass --engine {', '.join(ENGINES)}.")
-        return requested
+        if build_state.remembered_engine(root) != requested:
+            build_state.remember_engine(root, requested)
+        return EngineChoice(requested, "--engine")
+    remembered = build_state.remembered_engine(root)
+    if remembered in ENGINES:
+        return EngineChoice(remembered, "remembered from an earlier --engine")
+    from_project = _magic_program(root) or _latexmkrc_engine(root) or _preamble_engine(root)
+    return from_project or EngineChoice(DEFAULT_ENGINE, "the default")
+
+
+def _magic_program(root: Path) -> EngineChoice | None:
     try:
         with root.open(encoding="utf-8", errors="replace") as handle:
             head = [handle.readline() for _ in range(20)]
     except OSError:
-        return DEFAULT_ENGINE
+        return None
     for line in head:
         match = _MAGIC_PROGRAM.match(line.strip())
         if match and match.group(1).lower() in ENGINES:
-            return match.group(1).lower()
-    return DEFAULT_ENGINE
+            return EngineChoice(match.group(1).lower(), "% !TEX program")
+    return None
+
+
+def _latexmkrc_engine(root: Path) -> EngineChoice | None:
+    from jigcli.latex import latexmkrc
+
+    rc = latexmkrc.read(root.parent)
+    if rc is None or rc.engine is None:
+        return None
+    return EngineChoice(rc.engine, rc.path.name)
+
+
+def _preamble_engine(root: Path) -> EngineChoice | None:
+    """The engine the preamble's packages need, read from the root and the files it inputs."""
+    from jigcli.latex.root import inclusions, strip_comments
+
+    todo, seen = [(root, 0)], set()
+    while todo:
+        path, depth = todo.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        try:
+            text = strip_comments(path.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+        preamble = text.split("\\begin{document}", 1)[0]
+        for pattern, engine in _NEEDS_ENGINE:
+            found = pattern.search(preamble)
+            if found:
+                needs = found.group().split("{")[-1].lstrip("\\")
+                return EngineChoice(engine, f"the paper uses {needs}")
+        if depth < _PREAMBLE_DEPTH:
+            todo += [(i.target, depth + 1) for i in inclusions(path, root.parent) if i.target]
+    return None
 
 
 def up_to_date(root: Path, engine: str) -> build_state.State | None:
@@ -138,19 +219,35 @@ def from_record(root: Path, last: build_state.State) -> BuildResult:
 
 
 def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
+    from jigcli.latex.log import parse_log
     from jigcli.run import Deadline, ProgramMissing
 
     started_ns = time.time_ns()
     deadline = Deadline(timeout)
     if shutil.which(engine) is None:
         return _failed(root, engine, "not_set_up", f"{engine} is not on PATH")
+    from jigcli.latex import confine
+
+    out = None
+    if engine in CONFINED:
+        why = confine.unavailable()
+        if why is not None:
+            return _failed(root, engine, "refused", _unconfined(engine, why))
+        out = _fresh_build_folder(root)
+    else:
+        links = confine.links_out(root.parent)
+        if links:
+            return _failed(root, engine, "refused", _linked_out(root, *links[0]))
+    tex = _Tex(root, out, deadline)
     try:
         if shutil.which("latexmk") is not None:
-            outcome = _latexmk(root, engine, deadline)
+            outcome = _latexmk(tex, engine)
         else:
-            outcome = _engine_passes(root, engine, deadline)
+            outcome = _engine_passes(tex, engine)
     except ProgramMissing as missing:
         return _failed(root, engine, "not_set_up", f"{missing.program} is not on PATH")
+    if out is not None:
+        confine.copy_back(out, root)
     failure = _infrastructure_failure(outcome, timeout)
     log = root.with_suffix(".log")
     if failure is None and not log.is_file():
@@ -160,6 +257,7 @@ def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
         return BuildResult(root, engine, None, failure=failure, started_process=True)
     log_text = log.read_text(encoding="utf-8", errors="replace")
     report = parse_log(log_text, root.parent)
+    report.diagnostics = _refusals(root, outcome.output, report.diagnostics) + report.diagnostics
     result = _verdict(root, engine, report, log_text)
     build_state.record(
         root,
@@ -172,8 +270,85 @@ def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
             missing_files=report.missing_files,
         ),
         started_ns=started_ns,
+        out=out,
     )
     return result
+
+
+def _linked_out(root: Path, link: Path, target: str) -> str:
+    shown = _relative(link, root.parent)
+    return (
+        f"{shown} is a link to {target}, outside the paper's folder, and TeX would read or "
+        "write through it: remove the link, or copy the file into the folder"
+    )
+
+
+def _unconfined(engine: str, why: str) -> str:
+    return (
+        f"{engine} runs the paper's Lua, which can read and write any file, so jig runs it only "
+        f"inside bubblewrap, and {why}: install bubblewrap, or build with --engine xelatex"
+    )
+
+
+def _fresh_build_folder(root: Path) -> Path:
+    """The confined build's output folder, with the subfolders `\\include`d files write their
+    `.aux` into (TeX creates no folder)."""
+    from jigcli.latex.root import source_files
+
+    out = build_state.build_folder(root)
+    out.mkdir(parents=True, exist_ok=True)
+    for source in source_files(root):
+        if source.is_relative_to(root.parent):
+            (out / source.parent.relative_to(root.parent)).mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _refusals(root: Path, output: str, said: list[Diagnostic]) -> list[Diagnostic]:
+    """What kpathsea kept TeX from reading or writing, said as the error it is, on the line of
+    the source that names the file. The engine says so on its terminal only (its log just says
+    the file was not found), and latexmk may not rerun it: a name outside the folder that the
+    log could not open counts too."""
+    from jigcli.latex.log import refused_files
+    from jigcli.latex.root import outside_folder, source_files
+
+    refused = dict.fromkeys(refused_files(output))
+    for diagnostic in said:
+        found = _NOT_OPENED.search(diagnostic.message)
+        if found and outside_folder(found.group("name")):
+            verb = "reading" if found.group("what") == "File" else "writing"
+            refused.setdefault((verb, found.group("name").removesuffix(".tex")), None)
+    diagnostics = []
+    for verb, name in refused:
+        file, line = _naming(source_files(root), root.parent, name)
+        what = "read" if verb == "reading" else "write"
+        allowed = "files in its own folder and TeX's own" if what == "read" else "in its own folder"
+        message = (
+            f"TeX may not {what} {name}: jig lets a paper {what} only {allowed} "
+            "(no absolute path, no ..)"
+        )
+        diagnostics.append(Diagnostic(file, line, "error", message))
+    return diagnostics
+
+
+def _naming(sources: list[Path], folder: Path, name: str) -> tuple[str, int | None]:
+    """The first source line that names `name` (as written, or without its `.tex`)."""
+    stem = name.removesuffix(".tex")
+    for source in sources:
+        try:
+            lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for number, text in enumerate(lines, start=1):
+            if stem in text:
+                return _relative(source, folder), number
+    return _relative(sources[0], folder), None
+
+
+def _relative(path: Path, folder: Path) -> str:
+    try:
+        return path.relative_to(folder).as_posix()
+    except ValueError:
+        return path.as_posix()
 
 
 def _verdict(root: Path, engine: str, report: LogReport, log_text: str) -> BuildResult:
@@ -221,43 +396,80 @@ def _last_line(outcome: RunResult) -> str:
 
 
 def tex_environment() -> dict[str, str]:
-    """The caller's environment, minus what could re-enable shell escape, plus an unwrapped log."""
+    """The caller's environment, minus what could re-enable shell escape or widen file access,
+    plus an unwrapped log."""
     env = {k: v for k, v in os.environ.items() if k not in _UNSAFE_ENV}
-    env.update(
-        max_print_line="10000",
-        error_line="254",
-        half_error_line="238",
-        openout_any="p",
-    )
+    env.update(_UNWRAPPED_LOG, **_KPATHSEA)
     return env
 
 
-def _latexmk(root: Path, engine: str, deadline: Deadline) -> RunResult:
-    from jigcli.run import run
+def confined_environment(source: Path, out: Path) -> dict[str, str]:
+    """A confined build's whole environment, made from scratch: the caller's is not passed in.
+    BibTeX runs in the build folder and finds the paper's `.bib` files in its folder."""
+    folders = ["/usr/local/bin", "/usr/bin", "/bin"]
+    return {
+        "PATH": os.pathsep.join(folders),
+        "HOME": str(out),
+        "TEXMFVAR": str(out / "texmf-var"),
+        "BIBINPUTS": f"{source}{os.pathsep}",
+        "LANG": "C.UTF-8",
+        **_UNWRAPPED_LOG,
+        **_KPATHSEA,
+    }
 
-    argv = ["latexmk", "-norc", ENGINES[engine], *ENGINE_OPTIONS, root.name]
-    return run(argv, cwd=root.parent, env=tex_environment(), timeout=deadline.remaining())
+
+@dataclass(frozen=True)
+class _Tex:
+    """One build's place: the root, a confined build's output folder (None: beside the
+    root, unconfined), and its deadline."""
+
+    root: Path
+    out: Path | None
+    deadline: Deadline
+
+    @property
+    def outputs(self) -> Path:
+        return self.out or self.root.parent
+
+    def run(self, argv: list[str], *, cwd: Path | None = None) -> RunResult:
+        from jigcli.run import run
+
+        if self.out is None:
+            return run(
+                argv, cwd=cwd or self.root.parent, env=tex_environment(),
+                timeout=self.deadline.remaining(),
+            )  # fmt: skip
+        from jigcli.latex import confine
+
+        argv = confine.command(
+            argv, source=self.root.parent, out=self.out,
+            env=confined_environment(self.root.parent, self.out), chdir=cwd,
+        )  # fmt: skip
+        return run(argv, cwd=self.root.parent, timeout=self.deadline.remaining())
 
 
-def _engine_passes(root: Path, engine: str, deadline: Deadline) -> RunResult:
+def _latexmk(tex: _Tex, engine: str) -> RunResult:
+    outdir = [f"-outdir={tex.out}"] if tex.out is not None else []
+    return tex.run(["latexmk", "-norc", ENGINES[engine], *outdir, *ENGINE_OPTIONS, tex.root.name])
+
+
+def _engine_passes(tex: _Tex, engine: str) -> RunResult:
     """No latexmk: run the engine until references settle, BibTeX once when the paper cites."""
-    from jigcli.run import run
-
-    argv = [engine, *ENGINE_OPTIONS, root.name]
-    env = tex_environment()
-    outcome = run(argv, cwd=root.parent, env=env, timeout=deadline.remaining())
+    outdir = [f"-output-directory={tex.out}"] if tex.out is not None else []
+    argv = [engine, *ENGINE_OPTIONS, *outdir, tex.root.name]
+    outcome = tex.run(argv)
     ran_bibtex = False
     for _ in range(MAX_ENGINE_PASSES - 1):
-        if _infrastructure_failure(outcome, deadline.seconds) or _fatal(root):
+        if _infrastructure_failure(outcome, tex.deadline.seconds) or _fatal(tex):
             break
-        if not ran_bibtex and _cites(root) and shutil.which("bibtex") is not None:
+        if not ran_bibtex and _cites(tex) and shutil.which("bibtex") is not None:
             ran_bibtex = True
-            bib = run(["bibtex", root.stem], cwd=root.parent, env=env, timeout=deadline.remaining())
-            if _infrastructure_failure(bib, deadline.seconds):
+            bib = tex.run(["bibtex", tex.root.stem], cwd=tex.outputs)
+            if _infrastructure_failure(bib, tex.deadline.seconds):
                 return bib
-        elif not _asks_rerun(root):
+        elif not _asks_rerun(tex):
             break
-        outcome = run(argv, cwd=root.parent, env=env, timeout=deadline.remaining())
+        outcome = tex.run(argv)
     return outcome
 
 
@@ -268,16 +480,20 @@ def _read(path: Path) -> str:
         return ""
 
 
-def _fatal(root: Path) -> bool:
-    return "no output PDF file produced" in _read(root.with_suffix(".log"))
+def _written(tex: _Tex, suffix: str) -> str:
+    return _read(tex.outputs / (tex.root.stem + suffix))
 
 
-def _cites(root: Path) -> bool:
-    return "\\bibdata{" in _read(root.with_suffix(".aux"))
+def _fatal(tex: _Tex) -> bool:
+    return "no output PDF file produced" in _written(tex, ".log")
 
 
-def _asks_rerun(root: Path) -> bool:
-    return _RERUN.search(_read(root.with_suffix(".log"))) is not None
+def _cites(tex: _Tex) -> bool:
+    return "\\bibdata{" in _written(tex, ".aux")
+
+
+def _asks_rerun(tex: _Tex) -> bool:
+    return _RERUN.search(_written(tex, ".log")) is not None
 
 
 # -- what this machine has, for `jig doctor` ---------------------------------------------------

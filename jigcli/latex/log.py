@@ -20,27 +20,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
+from jigcli.latex.diagnostic import Diagnostic, Severity
 from jigcli.latex.root import strip_comments
-
-Severity = Literal["error", "warning", "info"]
-
-
-@dataclass(frozen=True)
-class Diagnostic:
-    file: str  # relative to the root document's folder, POSIX separators
-    line: int | None
-    severity: Severity
-    message: str
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "severity": self.severity,
-            "message": self.message,
-        }
 
 
 @dataclass
@@ -78,6 +60,7 @@ _RUNSYSTEM = re.compile(r"^runsystem\((?P<cmd>.*)\)\.\.\.(?P<what>disabled|execu
 _PDFTEX_WARNING = re.compile(r"^pdfTeX warning(?: \([^)]*\))?: (?P<msg>.*)$")
 _CONTEXT_LINE = re.compile(r"^l\.(?P<line>\d+) ?(?P<text>.*)$")
 _ON_INPUT_LINE = re.compile(r"\s*on input line (?P<line>\d+)\.?")
+_BEGUN = re.compile(r"\\begin\{(?P<env>[^{}]+)\} on input line \d+")
 _NOT_FOUND = re.compile(r"File [`'\"](?P<name>[^`'\"]+)' not found")
 _CANT_FIND = re.compile(r"I can't find file [`'](?P<name>.+)'\.?$")
 _LABEL_TWICE = re.compile(r"Label [`'](?P<key>[^']+)' multiply defined")
@@ -87,6 +70,23 @@ _CONTINUATION = re.compile(r"^(?:\([\w.@-]+\)\s+|\s+)(?P<rest>\S.*)$")
 _GENERATED = frozenset({".aux", ".toc", ".lof", ".lot", ".out", ".nav", ".snm", ".idx", ".glo"})
 _SUMMARY_WARNINGS = ("There were undefined references", "There were undefined citations",
                      "There were multiply-defined labels", "There were undefined")  # fmt: skip
+
+
+_REFUSED = re.compile(
+    r"^\S+: Not (?P<verb>reading from|writing to) (?P<name>.+?) \(open(?:in|out)_any = \w\)\.?$",
+    re.MULTILINE,
+)
+
+
+def refused_files(output: str) -> list[tuple[str, str]]:
+    """(`reading` | `writing`, name) for each file kpathsea's paranoid mode kept TeX from: the
+    engine says so on its terminal (`pdflatex: Not reading from /etc/passwd (openin_any =
+    p).`), never in its log. Each once, in order."""
+    found = {
+        (m.group("verb").split()[0], m.group("name").removesuffix(".tex")): None
+        for m in _REFUSED.finditer(output)
+    }
+    return list(found)
 
 
 def engine_words(log_text: str) -> str | None:
@@ -116,6 +116,7 @@ class _Reader:
         self.i = 0
         self.stack: list[str | None] = []  # open files as the log prints them; None: a paren
         self.seen_files: list[str] = []  # project files opened, in order, for the locators
+        self.closed: list[str] = []  # project files TeX finished reading, in order
         self.diagnostics: list[Diagnostic] = []
         self.missing: list[str] = []
         self._sources: dict[str, list[str]] = {}
@@ -165,7 +166,9 @@ class _Reader:
                     pos = opening + 1
             else:
                 if self.stack:
-                    self.stack.pop()
+                    closed = self.stack.pop()
+                    if closed is not None and self._project_path(closed) is not None:
+                        self.closed.append(closed)
                 pos = closing + 1
 
     # -- messages ----------------------------------------------------------------------------
@@ -212,7 +215,22 @@ class _Reader:
         on_line = _ON_INPUT_LINE.search(message)
         if on_line:
             line = int(on_line.group("line"))
+            file = self._begun_in(message, line) or file
         self._add(file, located or line, "error", message)
+
+    def _begun_in(self, message: str, line: int) -> str | None:
+        """The file of an environment's `\\begin` that LaTeX names by its line only (`\\begin{x}
+        on input line N ended by …`): it may have begun in another file than its end."""
+        begun = _BEGUN.search(message)
+        if begun is None:
+            return None
+        pattern = re.compile(r"\\begin\s*\{" + re.escape(begun.group("env")) + r"\}")
+        for file in reversed(dict.fromkeys(self.seen_files)):
+            path = self._project_path(file)
+            lines = self._source(path) if path is not None else []
+            if 0 < line <= len(lines) and pattern.search(lines[line - 1]):
+                return file
+        return None
 
     def _emergency_stop(self, file: str | None, line: int | None, context: _Context) -> None:
         # The stop is usually the consequence of an error already reported; alone, it is the
@@ -250,9 +268,26 @@ class _Reader:
 
     def _box(self, match: re.Match[str]) -> None:
         self.i += 1
+        start = self.i
         self._skip_to_blank()  # the box's contents: source text, parentheses and all
         line = int(match.group("line")) if match.group("line") else None
-        self._add(self._current_file(), line, "info", match.group("msg"))
+        file = self._current_file()
+        if line is not None:
+            file = self._paragraph_file(line, self.lines[start : self.i]) or file
+        self._add(file, line, "info", match.group("msg"))
+
+    def _paragraph_file(self, line: int, contents: list[str]) -> str | None:
+        """Where a box's paragraph began: TeX numbers its first line in the file it was then
+        reading, which may be one it has closed since (the paragraph ran on past the end of an
+        `\\input` file). The file whose line holds the box's words is the one."""
+        words = {w for w in re.findall(r"[A-Za-z]{4,}", " ".join(contents).replace("-", ""))}
+        candidates = [self._current_file(), *reversed(self.closed[-4:])]
+        for file in dict.fromkeys(c for c in candidates if c is not None):
+            path = self._project_path(file)
+            lines = self._source(path) if path is not None else []
+            if 0 < line <= len(lines) and words & set(re.findall(r"[A-Za-z]{4,}", lines[line - 1])):
+                return file
+        return None
 
     def _runsystem(self, match: re.Match[str]) -> None:
         self.i += 1

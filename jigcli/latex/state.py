@@ -1,7 +1,9 @@
 """What the last build read, so that a rebuild with nothing changed never starts TeX.
 
 After each build the engine's recorder file (`<root>.fls`) lists every file it read. They are
-kept in `<root>.fdb_jig` beside the build, with the build's result:
+kept in jig's cache (`jigcli.cachedir`, one folder per root document, named by the SHA-256 of
+its path: nothing of jig's is left in the paper's folder for git to see), with the build's
+result:
 
 - the project's own sources (named relative to the build folder in the `.fls`: the paper,
   its chapters, its figures, the `.bbl`, plus the `.bib` files the `.aux` names, which only
@@ -11,7 +13,11 @@ kept in `<root>.fdb_jig` beside the build, with the build's result:
 - the build's outputs (`.log`, `.pdf`) by size and modification time, so a deleted or
   replaced PDF is a change too.
 
-Files the build wrote (the `.aux`, `.toc`, …) are outputs, not sources.
+Files the build wrote (the `.aux`, `.toc`, …) are outputs, not sources; so is everything in
+a confined build's own output folder (`build_folder`).
+
+The same folder remembers the engine the user last asked for with `--engine`, so the next
+call without it builds the same way.
 """
 
 from __future__ import annotations
@@ -25,10 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jigcli import __version__
-from jigcli.latex.log import Diagnostic
+from jigcli.cachedir import default_cache_dir
+from jigcli.latex.diagnostic import Diagnostic
 
-FORMAT = 1
-SUFFIX = ".fdb_jig"
+FORMAT = 2
+_ENGINE_FILE = "engine"
 
 # A source edited while TeX was reading it: recorded as never matching, so the next
 # build runs again instead of trusting a PDF made from the older text.
@@ -49,7 +56,8 @@ class Recorded:
 
 @dataclass
 class State:
-    path: Path
+    path: Path  # the record itself
+    folder: Path  # the build's folder: the root document's
     engine: str
     project: dict[str, str]  # relative to the build folder → sha256 hex
     system: dict[str, list[int]]  # absolute path → [size, mtime_ns]
@@ -58,7 +66,7 @@ class State:
 
     def changes(self) -> list[str]:
         """The sources and outputs that differ from what the last build saw, in that order."""
-        folder = self.path.parent
+        folder = self.folder
         changed = [
             name for name, digest in self.project.items() if _sha256(folder / name) != digest
         ]
@@ -67,11 +75,36 @@ class State:
         return changed
 
     def project_files(self) -> list[Path]:
-        return [(self.path.parent / name).resolve() for name in self.project]
+        return [(self.folder / name).resolve() for name in self.project]
+
+
+def paper_folder(root: Path) -> Path:
+    """jig's own folder for the paper whose root document is `root`."""
+    key = hashlib.sha256(os.fsencode(root.resolve())).hexdigest()[:32]
+    return default_cache_dir() / "tex" / key
 
 
 def state_path(root: Path) -> Path:
-    return root.with_suffix(SUFFIX)
+    return paper_folder(root) / "state.json"
+
+
+def build_folder(root: Path) -> Path:
+    """Where a confined build writes everything (`jigcli.latex.confine`)."""
+    return paper_folder(root) / "build"
+
+
+def remembered_engine(root: Path) -> str | None:
+    """The engine last asked for with `--engine` for this paper, if any."""
+    try:
+        return (paper_folder(root) / _ENGINE_FILE).read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None
+
+
+def remember_engine(root: Path, engine: str) -> None:
+    folder = paper_folder(root)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / _ENGINE_FILE).write_text(engine + "\n", encoding="utf-8")
 
 
 def load(root: Path) -> State | None:
@@ -84,6 +117,7 @@ def load(root: Path) -> State | None:
         result = data["result"]
         return State(
             path=path,
+            folder=root.parent,
             engine=data["engine"],
             project=dict(data["project"]),
             system={k: list(v) for k, v in data["system"].items()},
@@ -100,11 +134,17 @@ def load(root: Path) -> State | None:
         return None
 
 
-def record(root: Path, engine: str, result: Recorded, *, started_ns: int) -> None:
-    """Keep what this build read and what it said, beside it (atomically)."""
+def record(
+    root: Path, engine: str, result: Recorded, *, started_ns: int, out: Path | None = None
+) -> None:
+    """Keep what this build read and what it said (atomically); `out` is a confined build's
+    output folder, where its recorder file is and whose files are all outputs."""
     folder = root.parent
-    inputs, outputs = _recorded_files(root.with_suffix(".fls"))
+    inputs, outputs = _recorded_files((out or folder) / (root.stem + ".fls"))
     inputs.update(_bib_files(root.with_suffix(".aux")))
+    if out is not None:
+        inside = str(out.resolve()) + os.sep
+        inputs = {name for name in inputs if not name.startswith(inside)}
     project: dict[str, str] = {}
     system: dict[str, list[int]] = {}
     for name in sorted(inputs - outputs):
@@ -142,6 +182,7 @@ def record(root: Path, engine: str, result: Recorded, *, started_ns: int) -> Non
         },
     }
     path = state_path(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     temporary.replace(path)

@@ -14,15 +14,14 @@ The key of a case is the SHA-256 of every input its verdict depends on:
 
 Verdicts that say something about this machine or this moment rather than the submission
 are never stored (`NEVER_CACHED`). The cache lives in `platformdirs.user_cache_dir("jig")`,
-or in `$JIG_CACHE_DIR` when set; a cache that cannot be read or written is a miss, never an
-error.
+or in `$JIG_CACHE_DIR` when set (`jigcli.cachedir`); a cache that cannot be read or written is
+a miss, never an error.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import sys
 from functools import cache, cached_property
@@ -48,15 +47,6 @@ PIN_FILES = ("lean-toolchain", "lake-manifest.json", "lakefile.toml", "lakefile.
 _ENTRY_CAP = 64 * 1024 * 1024  # one cached verdict, read back
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*$")
-
-
-def default_cache_dir() -> Path:
-    override = os.environ.get("JIG_CACHE_DIR")
-    if override:
-        return Path(override)
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("jig"))
 
 
 def cacheable(document: dict[str, Any]) -> bool:

@@ -10,10 +10,9 @@ never from a string a command keeps for itself, and every result names its evide
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-from rich.markup import escape
 
 from jigcli.display import one_line
 from jigcli.verifiers.registry import (
@@ -38,6 +37,20 @@ COLOURS = {
     "pending": "grey50",
 }
 assert set(MARKS) == set(COLOURS) == set(STATUSES)
+
+
+# rich's markup tags (`rich.markup.RE_TAGS`) and its escaping of text that would read as one,
+# kept here so that building a line never imports rich: a command that prints plain text (no
+# terminal) starts without it.
+_TAG_LIKE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+
+
+def escape(text: str) -> str:
+    """`text` as rich markup that shows it verbatim (what `rich.markup.escape` returns)."""
+    escaped = _TAG_LIKE.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", text)
+    if escaped.endswith("\\") and not escaped.endswith("\\\\"):
+        return escaped + "\\"
+    return escaped
 
 
 def mark(status: str) -> str:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jigcli.audit.pairing import pair_statements, read_lean
+from jigcli.audit.pairing import open_paper, pair_statements, read_lean
 from jigcli.latex.statements import read_statements
 
 PAIRED = Path(__file__).resolve().parent.parent / "data" / "papers" / "paired"
+TWO_LIBS = Path(__file__).resolve().parent.parent / "data" / "blueprints" / "two-libs"
 
 
 def test_declarations_carry_names_namespaces_kinds_and_lines() -> None:
@@ -90,3 +91,43 @@ def test_open_scopes_at_the_end_are_reported(tmp_path: Path) -> None:
     read = read_lean(lean)
     assert read.open_scopes == ("A.B", "")
     assert read.decls[0].full_name == "A.B.t"
+
+
+def test_a_helper_mark_on_a_section_or_namespace_covers_everything_inside(tmp_path: Path) -> None:
+    lean = tmp_path / "helpers.lean"
+    lean.write_text(
+        "namespace P\n"
+        "theorem stated : True := trivial\n"
+        "-- helper: the lemmas the proofs need, not the paper's\n"
+        "section Lemmas\n"
+        "theorem one : True := trivial\n"
+        "namespace Deep\ntheorem two : True := trivial\nend Deep\n"
+        "end Lemmas\n"
+        "namespace Tools -- helper\ntheorem three : True := trivial\nend Tools\n"
+        "theorem after : True := trivial\n"
+        "end P\n"
+    )
+    decls = {d.full_name: d.helper for d in read_lean(lean).decls}
+    assert decls == {
+        "P.stated": False,
+        "P.one": True,
+        "P.Deep.two": True,
+        "P.Tools.three": True,
+        "P.after": False,
+    }
+
+
+def test_blueprint_names_the_sibling_lacks_are_found_in_the_lake_project() -> None:
+    paper = open_paper(TWO_LIBS / "blueprint" / "src" / "print.tex")
+    where = {
+        p.decl_name: (p.where.path.name if p.where else None, p.decl.kind if p.decl else None)
+        for p in paper.pairing.pairs
+    }
+    assert where == {
+        "Alpha.double": ("Basic.lean", "def"),
+        "Alpha.double_even": ("Basic.lean", "theorem"),
+        "Nat.add_comm": (None, None),
+        "Beta.main": ("Main.lean", "theorem"),
+        "Beta.open_step": ("Main.lean", "theorem"),
+    }
+    assert not paper.pairing.unstated  # a project's lemmas are never unstated

@@ -272,4 +272,121 @@ def test_the_cli_prints_one_json_document_and_exits_one_on_pending(paper: Path) 
     assert done.returncode == 1
     document = json.loads(done.stdout)
     assert document["ledger"] == "paper.audit.json"
-    assert document["summary"] == "4 of 10 · Not in the paper"
+    assert document["summary"] == "10 pairs: 4 unstated, 6 not compared yet"
+
+
+# -- audit at size -----------------------------------------------------------------------------
+
+
+def test_ctrl_c_during_a_review_keeps_every_answer_already_given(paper: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    review = subprocess.Popen(
+        [sys.executable, "-m", "jigcli", "audit", "--review", paper.name],
+        cwd=paper.parent,
+        env={**os.environ, "NO_COLOR": "1"},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert review.stdin is not None
+    review.stdin.write("faithful\nsame inequality\nmismatch\nonly one direction\n")
+    review.stdin.flush()  # two answers, and the review waits at the third question
+    ledger = paper.with_name("paper.audit.json")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        judged = json.loads(ledger.read_text())["pairs"] if ledger.is_file() else []
+        if len(judged) == 2:
+            break
+        time.sleep(0.05)
+    review.send_signal(signal.SIGINT)  # what Ctrl-C sends
+    _, err = review.communicate(timeout=60)
+    assert review.returncode == 130
+    assert "interrupted; the answers given so far are kept in paper.audit.json" in err
+    kept = json.loads(ledger.read_text())
+    assert validate(kept, "audit") == []
+    assert {(p["label"], p["verdict"], p["reason"]) for p in kept["pairs"]} == {
+        ("thm:main", "faithful", "same inequality"),
+        ("lem:key", "mismatch", "only one direction"),
+    }
+
+
+def test_label_and_file_filters_choose_the_pairs_judged_and_shown(
+    paper: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reader = Reader(paper.parent, ANSWERS)
+    code = audit.run(paper, review=False, reader=reader.command, as_json=True, labels=["lem:*"])
+    document = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert [r["label"] for r in reader.requests()] == ["lem:key", "lem:doc"]
+    assert [(p["label"], p["verdict"]) for p in document["pairs"]] == [
+        ("lem:key", "partial"),
+        ("lem:doc", "mismatch"),
+    ]
+    assert document["summary"] == "2 pairs: 1 mismatch, 1 partial"
+    audit.run(paper, review=False, reader=None, as_json=True, files=[paper.with_suffix(".lean")])
+    shown = json.loads(capsys.readouterr().out)["pairs"]
+    assert {p["decl"] for p in shown} >= {"Paper.main_theorem", "Paper.stray"}
+    assert "Nat.add_comm" not in {p["decl"] for p in shown}  # declared in no file of the paper
+    with pytest.raises(UsageError, match="--file"):
+        audit.run(paper, review=False, reader=None, as_json=True, files=[paper.parent / "no"])
+
+
+def test_the_summary_counts_every_verdict(paper: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    reader = Reader(paper.parent, ANSWERS)
+    _, document = _json(capsys, paper, reader=reader.command)
+    assert document["summary"] == (
+        "10 pairs: 1 mismatch, 4 unstated, 1 partial, 1 not compared yet, 3 faithful"
+    )
+
+
+@pytest.fixture
+def blueprint(tmp_path: Path) -> Path:
+    shutil.copytree(DATA / "blueprints" / "two-libs", tmp_path / "two-libs")
+    return tmp_path / "two-libs" / "blueprint" / "src" / "print.tex"
+
+
+def test_a_declaration_elsewhere_in_the_project_is_judged_and_hashed_where_it_lives(
+    blueprint: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from jigcli.audit.ledger import judged_hash
+
+    reader = Reader(blueprint.parent, {})
+    code, document = _json(capsys, blueprint, reader=reader.command)
+    assert code == 0 and not [p for p in document["pairs"] if p["verdict"] == "unstated"]
+    request = next(r for r in reader.requests() if r["decl"] == "Beta.main")
+    assert request["declaration"].startswith("theorem main (n : Nat)")
+    assert request["lean_file"].endswith("beta/Beta/Main.lean") and request["lean_line"] == 8
+    ledger = json.loads(blueprint.with_name("print.audit.json").read_text())
+    hashes = {(p["label"], p["decl"]): p["hashes"]["decl"] for p in ledger["pairs"]}
+    assert hashes[("thm:main", "Beta.main")] == judged_hash(
+        "theorem main (n : Nat) : (n + n) % 2 = 0"
+    )
+    assert None not in hashes.values()  # Mathlib's lemma too: its name and the pins
+
+    main = blueprint.parents[2] / "beta" / "Beta" / "Main.lean"
+    main.write_text(main.read_text().replace("have := open_step", "have _ := open_step"))
+    code, document = _json(capsys, blueprint)
+    assert code == 0 and all(p["current"] for p in document["pairs"])  # a new proof: still
+    main.write_text(main.read_text().replace("(n + n) % 2 = 0", "(n + n) % 2 = 1"))
+    manifest = blueprint.parents[2] / "lake-manifest.json"
+    manifest.write_text(manifest.read_text().replace("3ac5d2d3", "4bd6e3e4"))
+    _, document = _json(capsys, blueprint)
+    stale = {(p["label"], p["decl"]) for p in document["pairs"] if not p["current"]}
+    assert stale == {("thm:main", "Beta.main"), ("lem:add-comm", "Nat.add_comm")}
+
+
+def test_a_missing_input_fails_the_audit_and_says_where(
+    paper: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paper.write_text(
+        paper.read_text().replace("\\end{document}", "\\input{gen/more}\n\\end{document}")
+    )
+    reader = Reader(paper.parent, {"thm:square": "faithful: fine"})
+    code, document = _json(capsys, paper, reader=reader.command)
+    assert code == 1
+    assert [(p["line"], p["names"]) for p in document["missing_inputs"]] == [(27, ["gen/more"])]

@@ -93,7 +93,27 @@ def test_the_json_names_each_statement_and_its_declaration(
         "verdict": "proved",
         "status": "ok",
         "words": "Proved",
+        "lean": [],
+        "uses": [],
+        "decls": [
+            {
+                "name": "Check.proved",
+                "file": first["decls"][0]["file"],
+                "line": 5,
+                "verdict": "proved",
+                "status": "ok",
+                "detail": "",
+            }
+        ],
+        "blueprint": {
+            "leanok": False,
+            "mathlibok": False,
+            "notready": False,
+            "discussion": None,
+            "proof": None,
+        },
     }
+    assert first["decls"][0]["file"].endswith("paper.lean")
     words = {s["label"]: s["words"] for s in document["statements"]}
     assert (
         words["thm:conditional"] == "Proved modulo an open lemma: uses Check.open, not proved yet"
@@ -203,7 +223,7 @@ def test_a_current_refutation_leaves_the_lean_goal_and_a_stale_one_does_not(
     standin.scenario(SCENARIO)
     opened = open_paper(paper)
     pair = opened.pairing.pairs[0]
-    hashes = pair_hashes(pair.statement.text, pair.decl)
+    hashes = pair_hashes(pair.statement.text, pair.judged(opened.project))
     judgement = Judgement(
         "thm:proved", "Check.proved", "refuted", "n = 0 is a counterexample",
         Judge("person", "ada"), now(), *hashes,
@@ -269,20 +289,44 @@ def test_watch_and_json_together_are_refused(paper: Path) -> None:
         lean_check.run(paper, as_json=True, watch=True)
 
 
-def test_without_a_sibling_lean_every_statement_is_not_formalized_yet(
+def test_without_a_sibling_a_named_declaration_is_checked_in_the_project(
     paper: Path, standin: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     paper.with_suffix(".lean").unlink()
-    paper.write_text(
-        paper.read_text().replace("\\label{thm:proved}", "\\label{thm:proved}\\lean{Nat.le_refl}")
+    module = paper.parent / "Commons" / "Extra.lean"  # built by the lakefile's `Commons.+`
+    module.parent.mkdir()
+    module.write_text(
+        "namespace Commons\ntheorem le (n : Nat) : n ≤ n := Nat.le_refl n\nend Commons\n"
     )
+    paper.write_text(
+        paper.read_text().replace("\\label{thm:proved}", "\\label{thm:proved}\\lean{Commons.le}")
+    )
+    standin.scenario({"axioms": []})
     code, document = _json(capsys, paper)
     assert code == 1
     assert document["lean_file"] is None
-    assert {(s["verdict"], s["words"]) for s in document["statements"]} == {
-        ("pending", "Not checked yet: not formalized yet")
-    }
-    assert standin.count("lake") == 0
+    words = {s["label"]: (s["verdict"], s["words"]) for s in document["statements"]}
+    assert words["thm:proved"] == ("proved", "Proved")
+    assert words["lem:open"] == ("pending", "Not checked yet: not formalized yet")
+    assert standin.count("lake", "build") == 1 and standin.count("lake", "env") == 1
+    names = (paper.parent / ".jig" / "lean-check" / "paper.names.lean").read_text()
+    assert "import Commons.Extra\n" in names  # the library has no root: its module, found
+
+
+def test_without_lean_a_named_declaration_is_formalized_not_checked_here(
+    paper: Path, standin: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    standin.uninstall()
+    paper.with_suffix(".lean").unlink()
+    paper.write_text(
+        paper.read_text().replace("\\label{thm:proved}", "\\label{thm:proved}\\lean{A.b, C.d}")
+    )
+    _, document = _json(capsys, paper)
+    words = {s["label"]: s["words"] for s in document["statements"]}
+    assert words["thm:proved"].startswith(
+        "Not checked yet: formalized as A.b, C.d, not checked here"
+    )
+    assert words["lem:open"] == "Not checked yet: not formalized yet"
 
 
 def test_the_cli_runs_lean_check_end_to_end(paper: Path, standin: Any) -> None:

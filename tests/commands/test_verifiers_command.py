@@ -18,12 +18,15 @@ def test_json_lists_every_verifier_with_its_words_and_statuses(
     assert {"compile", "lean", "audit", "submission"} <= set(by_id)
     for entry in listed:
         assert set(entry) == {
-            "id", "label", "subject", "trigger", "verdicts", "module", "documents", "enabled"
+            "id", "label", "subject", "trigger", "verdicts", "module", "documents", "enabled",
+            "command",
         }  # fmt: skip
     assert by_id["compile"]["verdicts"]["stale"] == "warn"
     assert by_id["compile"]["module"] is None
     assert by_id["lean"]["module"] == "lean-blueprint"
     assert by_id["lean"]["documents"] == [".tex", ".lean"]
+    assert by_id["lean"]["command"] == "jig lean-check"
+    assert by_id["audit"]["command"] == "jig audit"
 
 
 def test_the_table_names_each_verdict_with_its_status(
@@ -62,15 +65,18 @@ def test_the_repo_is_found_by_walking_up_and_outside_one_enabled_is_null(
     assert set(_enabled(capsys, None).values()) == {None}
 
 
-def test_the_human_list_says_on_or_off_and_how_to_turn_it_on(
+def test_a_verifier_not_switched_on_still_says_it_runs_on_request_and_how_to_switch_it_on(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "jig.yaml").write_text("modules: []\n")
     assert verifiers.run(as_json=False, root=tmp_path) == 0
     lines = capsys.readouterr().out.splitlines()
     lean = next(line for line in lines if line.startswith("lean "))
+    audit = next(line for line in lines if line.startswith("audit "))
     compile_ = next(line for line in lines if line.startswith("compile "))
-    assert "off" in lean and "lean-blueprint" in lean and "jig.yaml" in lean
+    assert "runs on request (jig lean-check)" in lean and "off" not in lean
+    assert "runs on request (jig audit)" in audit
+    assert "lean-blueprint" in lean and "jig.yaml" in lean
     assert compile_.rstrip().endswith("on")
 
 

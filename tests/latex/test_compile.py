@@ -17,7 +17,14 @@ import pytest
 
 from jigcli.errors import UsageError
 from jigcli.latex import state
-from jigcli.latex.compile import BuildResult, build, check, choose_engine, describe
+from jigcli.latex.compile import (
+    BuildResult,
+    EngineChoice,
+    build,
+    check,
+    choose_engine,
+    describe,
+)
 from jigcli.latex.root import find_root
 from jigcli.verifiers.registry import verifier_status
 
@@ -36,7 +43,7 @@ def copy_corpus(destination: Path) -> Path:
 
 def compile_file(path: Path, **options: float) -> BuildResult:
     root = find_root(path)
-    return build(root, choose_engine(root, None), **options)
+    return build(root, choose_engine(root, None).engine, **options)
 
 
 @pytest.fixture(scope="module")
@@ -249,13 +256,16 @@ def test_a_missing_input_is_rebuilt_once_it_exists(fresh: Path) -> None:
     assert compile_file(paper).verdict == "compiled"
 
 
-def test_the_record_lives_beside_the_build(fresh: Path) -> None:
+def test_the_record_lives_in_jigs_cache_and_nothing_of_jigs_beside_the_paper(fresh: Path) -> None:
     paper = fresh / "clean" / "paper.tex"
     compile_file(paper)
     record = state.load(paper)
-    assert record is not None and record.path == paper.with_suffix(".fdb_jig")
+    assert record is not None and record.path == state.paper_folder(paper) / "state.json"
+    assert not record.path.is_relative_to(paper.parent)
     assert "paper.tex" in record.project
     assert not any(name.endswith(".aux") for name in record.project)
+    tex_outputs = {".tex", ".aux", ".log", ".pdf", ".fls", ".fdb_latexmk", ".gz"}
+    assert {p.suffix for p in paper.parent.iterdir()} <= tex_outputs
 
 
 # -- failures that are not verdicts ------------------------------------------------------------
@@ -307,15 +317,35 @@ def test_without_latexmk_enough_engine_passes_and_bibtex_settle_references(
 # -- choosing the engine -----------------------------------------------------------------------
 
 
-def test_the_engine_is_the_option_then_a_magic_comment_then_pdflatex(tmp_path: Path) -> None:
+def test_the_engine_is_a_magic_comment_then_the_latexmkrc_then_the_preamble_then_pdflatex(
+    tmp_path: Path,
+) -> None:
     paper = tmp_path / "paper.tex"
     paper.write_text("% !TEX program = lualatex\n\\documentclass{article}\n")
-    assert choose_engine(paper, None) == "lualatex"
-    assert choose_engine(paper, "xelatex") == "xelatex"
-    paper.write_text("\\documentclass{article}\n")
-    assert choose_engine(paper, None) == "pdflatex"
+    assert choose_engine(paper, None) == EngineChoice("lualatex", "% !TEX program")
+    paper.write_text("\\documentclass{article}\n\\input{preamble}\n\\begin{document}\n")
+    assert choose_engine(paper, None) == EngineChoice("pdflatex", "the default")
+    (tmp_path / "preamble.tex").write_text("\\usepackage[warnings-off={x}]{unicode-math}\n")
+    assert choose_engine(paper, None) == EngineChoice("xelatex", "the paper uses unicode-math")
+    (tmp_path / "latexmkrc").write_text("$pdf_mode = 1;\n$pdflatex = 'lualatex %O %S';\n")
+    assert choose_engine(paper, None) == EngineChoice("lualatex", "latexmkrc")
     with pytest.raises(UsageError, match="Unknown engine"):
         choose_engine(paper, "tex")
+
+
+def test_an_engine_asked_for_once_is_remembered_for_the_paper_until_asked_again(
+    tmp_path: Path,
+) -> None:
+    paper = tmp_path / "paper.tex"
+    paper.write_text("\\documentclass{article}\n\\usepackage{fontspec}\n")
+    assert choose_engine(paper, None).engine == "xelatex"
+    assert choose_engine(paper, "lualatex") == EngineChoice("lualatex", "--engine")
+    assert choose_engine(paper, None) == EngineChoice(
+        "lualatex", "remembered from an earlier --engine"
+    )
+    choose_engine(paper, "pdflatex")
+    assert choose_engine(paper, None).engine == "pdflatex"
+    assert choose_engine(tmp_path / "other.tex", None).engine == "pdflatex"
 
 
 # -- what jig doctor reports -------------------------------------------------------------------
@@ -333,3 +363,166 @@ def test_describe_without_tex_is_not_ready(tmp_path: Path, monkeypatch: pytest.M
     found = describe()
     assert (found["ready"], found["builder"]) == (False, "engine passes")
     assert found["programs"]["pdflatex"] == {"path": None, "version": None}
+
+
+# -- what a hostile paper may not do -----------------------------------------------------------
+
+
+def test_an_absolute_input_is_refused_and_said_to_be(fresh: Path) -> None:
+    result = compile_file(fresh / "reads-outside" / "paper.tex")
+    assert result.verdict == "error"
+    assert (
+        "paper.tex",
+        3,
+        "error",
+        "TeX may not read /etc/hostname: jig lets a paper read only files in its own folder "
+        "and TeX's own (no absolute path, no ..)",
+    ) in {(d.file, d.line, d.severity, d.message) for d in result.diagnostics}
+
+
+def test_a_write_out_of_the_folder_is_refused_and_nothing_lands_there(fresh: Path) -> None:
+    result = compile_file(fresh / "writes-outside" / "paper.tex")
+    assert result.verdict == "error"
+    assert any(d.message.startswith("TeX may not write ../planted") for d in result.diagnostics)
+    assert not (fresh / "planted.tex").exists()
+
+
+@pytest.mark.parametrize("engine", ["pdflatex", "xelatex"])
+def test_a_link_out_of_the_folder_is_refused_before_tex_reads_or_writes_through_it(
+    tmp_path: Path, engine: str
+) -> None:
+    if shutil.which(engine) is None:
+        pytest.skip(f"needs {engine}; .ci/run installs it")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("a secret outside the paper\n")
+    paper = tmp_path / "paper" / "paper.tex"
+    paper.parent.mkdir()
+    paper.write_text("\\documentclass{article}\\begin{document}\\input{leak}\\end{document}\n")
+    (paper.parent / "leak.tex").symlink_to(secret)
+    (paper.parent / "paper.log").symlink_to(secret)  # TeX would write its log through it
+    result = build(paper, engine)
+    assert result.failure is not None and result.failure.why == "refused"
+    assert (
+        "is a link to" in result.failure.detail
+        and "outside the paper's folder" in result.failure.detail
+    )
+    assert secret.read_text() == "a secret outside the paper\n"
+    assert not paper.with_suffix(".pdf").exists()
+
+
+lualatex = pytest.mark.skipif(
+    shutil.which("lualatex") is None or shutil.which("bwrap") is None,
+    reason="needs lualatex and bubblewrap; .ci/run installs them",
+)
+
+PROBE = """
+local here = lfs.currentdir()
+local function report(what, ok)
+  texio.write_nl("JIG-PROBE " .. what .. " " .. (ok and "allowed" or "denied"))
+end
+local function write(what, path)
+  local f = io.open(path, "w")
+  if f then f:write("planted by a paper") f:close() end
+  report(what, f ~= nil)
+end
+local function read(what, path)
+  local f = io.open(path, "r")
+  if f then f:close() end
+  report(what, f ~= nil)
+end
+write("write-latexmkrc", here .. "/latexmkrc")
+write("write-parent", "{parent}/planted.txt")
+write("write-home", "{home}/jig-planted.txt")
+read("read-secret", "{parent}/secret.txt")
+read("read-home", "{home}")
+report("rename-own-source", os.rename(here .. "/paper.tex", here .. "/moved.tex"))
+report("mkdir-parent", lfs.mkdir("{parent}/planted-dir"))
+report("execute", os.execute("touch {parent}/executed.txt") == true)
+"""
+
+
+@lualatex
+def test_lualatex_s_lua_reads_and_writes_nothing_outside_its_build_folder(
+    fresh: Path, tmp_path: Path
+) -> None:
+    folder = fresh / "lualatex-writes"
+    secret = fresh / "secret.txt"
+    secret.write_text("outside\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    probe = PROBE.replace("{parent}", str(fresh)).replace("{home}", str(home))
+    (folder / "probe.lua").write_text(probe)
+    before = {p.name for p in folder.iterdir()}
+    result = build(folder / "paper.tex", "lualatex")
+    log = (folder / "paper.log").read_text()
+    probes = dict(line.split()[1:3] for line in log.splitlines() if line.startswith("JIG-PROBE"))
+    # Inside the sandbox the folders above the paper's are an empty scratch tree, so a write
+    # there may "succeed": what counts is that nothing reaches the host.
+    assert {k: v for k, v in probes.items() if not k.startswith(("write-parent", "mkdir"))} == {
+        "write-latexmkrc": "denied",  # the paper's folder is read-only to the build
+        "write-home": "denied",
+        "read-secret": "denied",  # nothing of the host but TeX and the paper exists in there
+        "read-home": "denied",
+        "rename-own-source": "denied",
+        "execute": "denied",
+    }
+    assert {p.name for p in fresh.iterdir()} == {p.name for p in DATA.iterdir()} | {
+        "jig.yaml",
+        "secret.txt",
+    }
+    assert not (home / "jig-planted.txt").exists()
+    made = {p.name for p in folder.iterdir()} - before
+    assert made <= {"paper.aux", "paper.log", "paper.pdf", "paper.synctex.gz"}
+    assert any(
+        d.message.startswith("TeX may not write ../planted-by-tex") for d in result.diagnostics
+    )
+
+
+@lualatex
+def test_lualatex_copies_back_regular_files_and_replaces_a_planted_link(fresh: Path) -> None:
+    folder = fresh / "lualatex-writes"
+    (folder / "probe.lua").write_text("")
+    paper = folder / "paper.tex"
+    paper.write_text(paper.read_text().replace("\\immediate\\openout", "%"))
+    victim = fresh / "victim.txt"
+    victim.write_text("untouched\n")
+    (folder / "paper.pdf").symlink_to("../victim.txt")  # inside the corpus: not a link out
+    result = build(paper, "lualatex")
+    assert result.verdict in ("compiled", "warning")
+    assert victim.read_text() == "untouched\n"
+    assert not (folder / "paper.pdf").is_symlink()
+    assert (folder / "paper.pdf").read_bytes().startswith(b"%PDF")
+    assert state.load(paper) is not None and "paper.tex" in state.load(paper).project  # type: ignore[union-attr]
+
+
+def test_lualatex_is_refused_where_it_cannot_be_confined(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if shutil.which("lualatex") is None:
+        pytest.skip("needs lualatex; .ci/run installs it")
+    monkeypatch.setattr("jigcli.latex.confine.unavailable", lambda: "bwrap is not installed")
+    result = build(fresh / "clean" / "paper.tex", "lualatex")
+    assert result.failure is not None and result.failure.why == "refused"
+    assert "only inside bubblewrap, and bwrap is not installed" in result.failure.detail
+    assert not (fresh / "clean" / "paper.pdf").exists()
+
+
+def test_a_blueprint_builds_with_the_engine_its_latexmkrc_names(tmp_path: Path) -> None:
+    if shutil.which("xelatex") is None:
+        pytest.skip("needs xelatex; .ci/run installs it")
+    project = tmp_path / "two-libs"
+    shutil.copytree(DATA.parent / "blueprints" / "two-libs", project)
+    chosen = choose_engine(project / "blueprint" / "src" / "print.tex", None)
+    assert chosen == EngineChoice("xelatex", "latexmkrc")
+    result = compile_file(project / "blueprint" / "src" / "chapter" / "two.tex")
+    assert result.root.name == "print.tex"
+    assert result.verdict == "compiled" and (result.engine_words or "").startswith("XeTeX")
+
+
+def test_diagnostics_about_an_included_file_name_that_file(
+    built: Callable[[str], BuildResult],
+) -> None:
+    result = built("spanning/main.tex")
+    assert ("sections/a.tex", 4, "error") in places(result)  # \begin{proof} never closed
+    assert ("sections/c.tex", 2, "info") in places(result)  # its paragraph ran past its end
+    assert ("sections/a.tex", 2, "warning") in places(result)

@@ -8,11 +8,13 @@ from hypothesis import strategies as st
 
 from jigcli.errors import UsageError
 from jigcli.latex.root import (
+    declares_document,
     find_root,
     has_documentclass,
     inclusions,
     source_files,
     strip_comments,
+    tex_finds,
 )
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "latex"
@@ -74,10 +76,29 @@ def test_a_missing_file_is_a_usage_error() -> None:
         find_root(DATA / "clean" / "absent.tex")
 
 
-def test_a_folder_is_a_usage_error_that_says_it_is_a_folder(tmp_path: Path) -> None:
-    (tmp_path / "paper.tex").write_text("\\documentclass{article}\n")
-    with pytest.raises(UsageError, match=r"is a folder.*paper\.tex"):
-        find_root(tmp_path)
+def test_a_folder_names_its_only_document(project: Path) -> None:
+    paper = write(project / "paper.tex", "\\documentclass{article}\n")
+    write(project / "chapter.tex", "No document here.\n")
+    assert find_root(project) == paper.resolve()
+
+
+def test_a_folder_with_several_documents_names_them_and_asks_for_one(project: Path) -> None:
+    write(project / "print.tex", "\\documentclass{report}\n")
+    write(project / "web.tex", "\\documentclass{report}\n")
+    with pytest.raises(UsageError, match=r"several documents \(print\.tex, web\.tex\)"):
+        find_root(project)
+
+
+def test_a_folder_s_latexmkrc_default_file_is_its_document(project: Path) -> None:
+    write(project / "print.tex", "\\documentclass{report}\n")
+    web = write(project / "web.tex", "\\documentclass{report}\n")
+    write(project / "latexmkrc", "$pdf_mode = 1;\n@default_files = ('web.tex');\n")
+    assert find_root(project) == web.resolve()
+
+
+def test_a_folder_without_a_document_is_a_usage_error(project: Path) -> None:
+    with pytest.raises(UsageError, match="holds no LaTeX document"):
+        find_root(project)
 
 
 def test_inclusions_name_their_line_command_and_file() -> None:
@@ -116,3 +137,38 @@ def test_a_percent_after_a_backslash_is_text() -> None:
 @given(st.text(alphabet="ab%\\{}\n verbatim", max_size=200))
 def test_strip_comments_keeps_every_newline(text: str) -> None:
     assert strip_comments(text).count("\n") == text.count("\n")
+
+
+PAPERS = DATA.parent / "papers"
+
+
+def test_a_file_that_inputs_its_documentclass_is_its_own_root() -> None:
+    online = PAPERS / "hott" / "online.tex"
+    assert declares_document(online)
+    assert find_root(online) == online.resolve()
+    assert find_root(PAPERS / "hott" / "opt-color.tex") == online.resolve()
+
+
+def test_a_chapter_s_root_is_the_latexmkrc_s_default_file_before_the_others(project: Path) -> None:
+    chapter = write(project / "chapter.tex", "\\begin{theorem}x\\end{theorem}\n")
+    write(project / "a-draft.tex", "\\documentclass{article}\\begin{document}\\input{chapter}\n")
+    printed = write(
+        project / "print.tex", "\\documentclass{report}\\begin{document}\\input{chapter}\n"
+    )
+    assert find_root(chapter).name == "a-draft.tex"
+    write(project / "latexmkrc", "@default_files = ('print.tex');  # the one latexmk builds\n")
+    assert find_root(chapter) == printed.resolve()
+
+
+def test_tex_finds_its_own_files_through_kpsewhich_and_not_the_papers() -> None:
+    assert tex_finds("article.cls")
+    assert not tex_finds("no-such-file-anywhere-jig")
+
+
+def test_a_latexmkrc_naming_a_file_outside_its_folder_is_not_followed(project: Path) -> None:
+    inner = project / "paper"
+    write(project / "elsewhere.tex", "\\documentclass{article}\\input{paper/chapter}\n")
+    chapter = write(inner / "chapter.tex", "Chapter.\n")
+    own = write(inner / "own.tex", "\\documentclass{article}\\input{chapter}\n")
+    write(inner / "latexmkrc", "@default_files = ('../elsewhere.tex');\n")
+    assert find_root(chapter) == own.resolve()

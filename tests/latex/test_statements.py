@@ -77,14 +77,10 @@ def test_a_double_backslash_before_percent_still_starts_a_comment() -> None:
     assert mask("a \\\\% gone\nb").visible == "a \\\\" + " " * 6 + "\nb"
 
 
-def test_theorem_items_belong_to_the_theorem_and_free_items_with_math_stand_alone() -> None:
+def test_items_are_parts_of_their_theorem_and_loose_items_are_never_statements() -> None:
     statements = read_statements(PAPERS / "items" / "items.tex").statements
-    assert [(s.kind, s.number, s.label) for s in statements] == [
-        ("theorem", "1", "thm:parts"),
-        ("item", "(i)", "it:sum"),
-    ]
+    assert [(s.kind, s.number, s.label) for s in statements] == [("theorem", "1", "thm:parts")]
     assert "\\item[(b)] $n^2 \\ge n$." in statements[0].text
-    assert statements[1].text == "For all $n$, $\\sum_{k \\le n} k = n(n+1)/2$."
 
 
 def test_inputs_and_includes_are_read_in_order_with_local_package_declarations() -> None:
@@ -186,3 +182,145 @@ def test_statement_is_frozen() -> None:
     assert isinstance(statement, Statement)
     with pytest.raises(AttributeError):
         statement.number = "9"  # type: ignore[misc]
+
+
+# -- what real papers and blueprints do ------------------------------------------------------
+
+
+def test_theorems_declared_through_the_paper_s_own_macros_are_numbered_as_latex_does() -> None:
+    # The numbers pdflatex writes to the .aux for this paper (TeX Live 2022).
+    assert _numbers(PAPERS / "macros" / "macros.tex") == {
+        "thm:a": "1.1",
+        "lem:b": "1.2",
+        "cl:c": "1.5",  # shares `equation`: one display, then two numbered rows and the
+        "cl:d": "1.7",  # empty one after a final \\; a subequations block counts once
+        "st:e": "1",  # \newcounter{stepno}[section]: reset by the section, numbered alone
+        "st:f": "1",
+        "lem:g": "2.1",
+    }
+
+
+def test_a_macro_that_only_typesets_a_theorem_is_not_a_statement() -> None:
+    statements = read_statements(PAPERS / "macros" / "macros.tex").statements
+    assert "#1" not in {s.text for s in statements}
+
+
+def test_a_root_without_documentclass_of_its_own_and_front_and_back_matter() -> None:
+    # online.tex inputs main.tex (a book); \frontmatter and \backmatter chapters step nothing.
+    assert _numbers(PAPERS / "hott" / "online.tex") == {
+        "thm:preface": "0.1",
+        "lem:first": "1.1",
+        "thm:second": "2.1",
+        "thm:back": "2.2",
+    }
+
+
+def test_a_macro_that_calls_itself_cannot_stall_the_reader(tmp_path: Path) -> None:
+    tex = tmp_path / "bomb.tex"
+    tex.write_text(
+        "\\newcommand{\\bomb}[1]{\\newtheorem{t#1}{T}\\bomb{#1a}\\bomb{#1b}}\n\\bomb{x}\n"
+        "\\newtheorem{theorem}{Theorem}\\begin{theorem}\\label{t}x\\end{theorem}\n"
+    )
+    assert _numbers(tex) == {"t": "1"}
+
+
+def test_a_multi_line_label_reads_as_tex_reads_it_and_titles_as_the_pdf_shows_them(
+    tmp_path: Path,
+) -> None:
+    tex = tmp_path / "labels.tex"
+    tex.write_text(
+        "\\newtheorem{theorem}{Theorem}\n"
+        "\\begin{theorem}[On \\texorpdfstring{$\\mathbb{R}$}{R} and {\\em more}]\\label{thm:\n"
+        "    long-name}\nx\\end{theorem}\n"
+    )
+    (statement,) = read_statements(tex).statements
+    assert statement.label == "thm: long-name"  # TeX reads the line break as one space
+    assert statement.title == "On $\\mathbb{R}$ and {\\em more}"
+
+
+def test_a_proof_belongs_to_the_statement_before_it_or_to_the_one_it_proves(
+    tmp_path: Path,
+) -> None:
+    tex = tmp_path / "proofs.tex"
+    tex.write_text(
+        "\\newtheorem{lemma}{Lemma}\n"
+        "\\begin{lemma}\\label{a}\\lean{A}\\leanok A.\\end{lemma}\n"
+        "Some words between.\n"
+        "\\begin{proof}\\leanok\\uses{b} By b.\\end{proof}\n"
+        "\\begin{lemma}\\label{b}\\mathlibok B.\\end{lemma}\n"
+        "\\begin{lemma}\\label{c}\\notready\\discussion{#12} C.\\end{lemma}\n"
+        "\\begin{proof}\\proves{b}\\uses{a, c} Proves b, not c.\\end{proof}\n"
+    )
+    a, b, c = read_statements(tex).statements
+    assert a.blueprint.proof is not None and a.blueprint.proof.uses == ("b",)
+    assert a.blueprint.leanok and a.blueprint.proof.leanok
+    assert b.blueprint.mathlibok and b.blueprint.leanok  # leanblueprint: mathlibok is leanok
+    assert b.blueprint.proof is not None and b.blueprint.proof.uses == ("a", "c")
+    assert not b.blueprint.proof.leanok
+    assert c.blueprint.proof is None
+    assert (c.blueprint.notready, c.blueprint.discussion) == (True, "12")
+    assert a.all_uses == ("b",)
+
+
+def test_dangling_uses_and_lean_outside_statements_are_kept_with_their_places(
+    tmp_path: Path,
+) -> None:
+    tex = tmp_path / "loose.tex"
+    tex.write_text(
+        "\\newcommand{\\lean}[1]{}\n\\newtheorem{lemma}{Lemma}\n\\section{S}\\label{sec:s}\n"
+        "\\begin{lemma}\\label{a}\n  \\uses{sec:s, b:gone}\nA.\\end{lemma}\n"
+        "Prose naming \\lean{Loose.name, Other.name}.\n"
+        "\\newtheorem*{remark}{Remark}\\begin{remark}\\lean{In.remark}\\end{remark}\n"
+        "\\begin{proof}\\lean{In.proof}\\end{proof}\n"
+    )
+    document = read_statements(tex)
+    ((statement, label, place),) = document.dangling_uses()
+    assert (statement.label, label, place.line) == ("a", "b:gone", 5)
+    assert [(p.line, p.names) for p in document.stray_lean] == [
+        (7, ("Loose.name", "Other.name")),
+        (8, ("In.remark",)),  # an unnumbered environment is not a statement the PDF numbers
+        (9, ("In.proof",)),
+    ]
+
+
+def test_a_missing_input_is_kept_and_tex_s_own_files_are_not_missing(tmp_path: Path) -> None:
+    tex = tmp_path / "inputs.tex"
+    tex.write_text(
+        "\\input{glyphtounicode}\n\\input{generated/names}\n\\input{\\jobname-extra}\n"
+        "\\IfFileExists{optional.tex}{\\input{optional}}{}\n"
+    )
+    places = [(p.line, p.command, p.names) for p in read_statements(tex).missing]
+    assert places == [(2, "input", ("generated/names",))]
+
+
+def test_if_file_exists_takes_the_branch_tex_takes(tmp_path: Path) -> None:
+    tex = tmp_path / "branches.tex"
+    (tmp_path / "present.tex").write_text("\\begin{theorem}\\label{in}x\\end{theorem}\n")
+    tex.write_text(
+        "\\newtheorem{theorem}{Theorem}\n"
+        "\\IfFileExists{present.tex}{\\input{present}}{\\begin{theorem}\\label{no}\\end{theorem}}\n"
+        "\\IfFileExists{absent.tex}{\\begin{theorem}\\label{no2}\\end{theorem}}{}\n"
+        "\\begin{theorem}\\label{last}y\\end{theorem}\n"
+    )
+    assert _numbers(tex) == {"in": "1", "last": "2"}
+
+
+def test_an_input_outside_the_paper_s_folder_is_never_read_and_is_missing(tmp_path: Path) -> None:
+    from jigcli.latex.statements import missing_words
+
+    (tmp_path / "outside.tex").write_text("\\begin{theorem}\\label{planted}x\\end{theorem}\n")
+    paper = tmp_path / "paper" / "paper.tex"
+    paper.parent.mkdir()
+    paper.write_text(
+        "\\newtheorem{theorem}{Theorem}\n\\input{../outside}\n\\input{/etc/hostname}\n"
+        "\\begin{theorem}\\label{own}y\\end{theorem}\n"
+    )
+    document = read_statements(paper)
+    assert [s.label for s in document.statements] == ["own"]
+    assert [(p.line, p.names) for p in document.missing] == [
+        (2, ("../outside",)),
+        (3, ("/etc/hostname",)),
+    ]
+    assert missing_words(document.missing[0]) == (
+        "\\input{../outside}: outside the paper's folder, which TeX may not read under jig"
+    )

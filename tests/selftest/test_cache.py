@@ -4,9 +4,10 @@ from pathlib import Path
 
 import pytest
 
+from jigcli.cachedir import default_cache_dir
 from jigcli.repo import Repo
 from jigcli.selftest import cache as cache_module
-from jigcli.selftest.cache import NEVER_CACHED, Keys, VerdictCache, default_cache_dir
+from jigcli.selftest.cache import NEVER_CACHED, Keys, VerdictCache
 from jigcli.selftest.discover import discover
 from jigcli.verdict import REASONS
 

@@ -1,0 +1,83 @@
+"""A blueprint's dependency graph, as leanblueprint's depgraph draws it, written as DOT.
+
+Nodes are the statements; an edge runs from what is used to what uses it, dashed when the
+statement itself `\\uses` it and solid when its proof does (plastexdepgraph draws the same two
+kinds). A `\\uses` of a label no statement carries (a section, an equation, or nothing at all)
+draws no edge. Each node is coloured by its lean-check status, so the picture is the check.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jigcli.latex.statements import Statement
+
+# The contract's colours (§5), as graphviz names them.
+_FILL = {
+    "ok": "#9CEC8B",
+    "conditional": "#D5F5CE",
+    "warn": "#FFCC80",
+    "error": "#F4A3A3",
+    "pending": "#E8E8E8",
+}
+
+
+@dataclass(frozen=True)
+class Edge:
+    used: str  # the node id of what is used
+    user: str  # the node id of the statement that uses it
+    by: str  # statement | proof
+
+
+def node_id(statement: Statement) -> str:
+    """A statement's node: its label, or its kind and number when it has none."""
+    return statement.label or f"{statement.kind}-{statement.number}"
+
+
+def edges(statements: Sequence[Statement]) -> list[Edge]:
+    ids = {s.label for s in statements if s.label}
+    found: list[Edge] = []
+    for statement in statements:
+        proof = statement.blueprint.proof
+        for by, uses in (("statement", statement.uses), ("proof", proof.uses if proof else ())):
+            found += [Edge(label, node_id(statement), by) for label in uses if label in ids]
+    return list(dict.fromkeys(found))
+
+
+def to_json(nodes: list[dict[str, Any]], found: list[Edge]) -> str:
+    """The graph as JSON: the nodes as lean-check's `--json` lists its statements, then edges."""
+    document = {
+        "nodes": nodes,
+        "edges": [{"from": e.used, "to": e.user, "by": e.by} for e in found],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def to_dot(nodes: list[dict[str, Any]], found: list[Edge]) -> str:
+    """The graph as DOT: a box for a definition, an ellipse for the rest, filled by status."""
+    lines = [
+        "digraph blueprint {",
+        "  node [style=filled, penwidth=1.8];",
+        "  edge [arrowhead=vee];",
+    ]
+    for node in nodes:
+        heading = f"{node['kind'].capitalize()} {node['number'] or ''}".strip()
+        shape = "box" if node["kind"].startswith("def") else "ellipse"
+        text = f"{heading}\\n{_quoted(node['id'])}"
+        lines.append(
+            f'  "{_quoted(node["id"])}" [label="{text}", shape={shape}, '
+            f'fillcolor="{_FILL[node["status"]]}", tooltip="{_quoted(node["words"])}"];'
+        )
+    for edge in found:
+        style = "dashed" if edge.by == "statement" else "solid"
+        lines.append(f'  "{_quoted(edge.used)}" -> "{_quoted(edge.user)}" [style={style}];')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _quoted(text: str) -> str:
+    """Text inside a DOT double-quoted string: backslashes and quotes escaped, one line."""
+    return " ".join(text.replace("\\", "\\\\").replace('"', '\\"').split())
