@@ -20,9 +20,10 @@ the submission is ever live in this process. It
    own (allowed) imports — never the submission module itself;
 4. decides provenance (`D` is one of `M`'s constants; no constant of `M` is already in the
    trusted environment, except a theorem identical to one there, which Lean's own import
-   tolerates), refuses `unsafe`, `partial`, `implemented_by` and `extern` code, lists the
-   axioms `M` declares;
-5. replays every constant of `M` through the kernel into the trusted environment (the check
+   tolerates), refuses `unsafe`, `partial`, `implemented_by` and `extern` code (but the
+   `partial` `f._unsafe_rec` copies Lean's compiler makes of a safe recursive `f`, which no
+   safe constant can use), lists the axioms `M` declares;
+5. replays every other constant of `M` through the kernel into the trusted environment (the check
    `leanchecker M` makes, from the same imports plus the statement), and decides the rest on
    that replayed environment: the bridge `theorem _ : Statements.ID.statement := D` checked by
    the kernel at `D`'s universe parameters, the transitive axiom set of `D`, the normalized
@@ -45,65 +46,158 @@ enforces from outside is the real bound. A kernel exception that only says a bud
 
 This file could not be compiled where it was written (no Lean toolchain can be installed
 there); `tests/integration/test_real_lean.py` builds and runs it wherever `lake` and the Mathlib
-cache exist. Every name below was read in stored copies of `leanprover/lean4` (revisions from
-late 2024 to after v4.35.0-rc3; v4.33.0 itself is not stored), and the ones whose shape changed
-over that span are used only in the form every read revision shares:
+cache exist. Every name below was read in stored copies of `leanprover/lean4`; the index does
+not say which stored revision is the tag v4.33.0, so each entry names the revision read: "the
+module-era copy" is the newest stored one, written with `module`/`public section` (the module
+system landed during 2025; the index does not date a copy against v4.33.0), "an older copy"
+one from before it. A second, independent reading (issue 10 review) checked each name,
+signature, argument order and instance again, and changed:
 
-* `Lean.findOLean`, `Lean.initSearchPath` (reads `LEAN_PATH`), `Lean.findSysroot` (reads
-  `LEAN_SYSROOT`) — `src/Lean/Util/Path.lean`; used the same way by `src/LeanChecker.lean`'s
-  `replayFromImports` and `checkOlean`;
-* `Lean.readModuleDataParts`, `Lean.OLeanLevel.adjustFileName`, `OLeanLevel.server`,
-  `OLeanLevel.private`, `Lean.ModuleData` (`imports`, `constants`, `entries`),
-  `Lean.importModules` (first three arguments positional; `level` defaults to `.private`, "all
-  data is loaded as if no `module` annotations were present"), `Lean.Environment.toKernelEnv`,
-  `Lean.Environment.find?`, `Lean.Environment.getModuleIdxFor?`,
-  `Lean.Environment.allImportedModuleNames`, `Lean.ModuleIdx.toNat`,
-  `Lean.Kernel.Environment.find?`, `Lean.Kernel.Exception` and its constructors
+* the `partial` copies `f._unsafe_rec` of safe recursive definitions are skipped, not refused
+  (before, every computable recursive `def` of a submission was refused as `partial`);
+* an anonymous `implemented_by`/`extern` extension name (builtin initializers not run) is a
+  `failure`, not an empty match that lets such code through;
+* the submitted type is printed in the replayed environment, where its constants exist;
+* the statement's own constants are found by declaring module (no index loop over a `[a:b]`
+  range), nested actions are parenthesized, and a variable named like the `first` tactic renamed.
+
+* Loading, modelled on `src/LeanChecker.lean`'s `replayFromImports` (stored copy with the
+  `--export` mode, commit 017bb1eb…): `Lean.findOLean`, `System.FilePath.pathExists`, then the
+  `.server` and `.private` parts only when they exist, `Lean.readModuleDataParts (fnames : @&
+  Array System.FilePath) : IO (Array (ModuleData × CompactedRegion))`, the last part holding
+  every constant — `src/Lean/Environment.lean`, module-era copy, where
+  `OLeanLevel.adjustFileName (base : System.FilePath) : OLeanLevel → System.FilePath` takes the
+  path first (as called here; `leanchecker` writes `OLeanLevel.server.adjustFileName mFile`)
+  and `importModulesCore`'s own `findOLeanParts` reads the same three files;
+  `Lean.initSearchPath`, `Lean.findSysroot` as `checkOlean` calls them;
+* `Lean.ModuleData` (`isModule`, `imports`, `constNames`, `constants`, `extraConstNames`,
+  `entries : Array (Name × Array EnvExtensionEntry)`), `mkModuleData` filing each persistent
+  extension's entries under `pExt.name`, `writeModule` writing one part for a non-`module` file
+  and three for a `module` — `src/Lean/Environment.lean`, module-era copy;
+* `Lean.importModules (imports : Array Import) (opts : Options) (trustLevel : UInt32 := 0)
+  (plugins := #[]) (leakEnv := false) (loadExts := false) (level := OLeanLevel.private) (arts
+  := {})` — same file: with `level := .private` every module is imported with `importAll`
+  ("all data is loaded as if no `module` annotations were present"); with `loadExts := false`
+  (the default, kept) `finalizeImport` never calls `finalizePersistentExtensions`, so no
+  extension's `addImportedFn` and no `[init]` declaration runs, and no
+  `enableInitializersExecution` is needed (`leanchecker` passes `loadExts := false` too);
+* `Lean.Environment.toKernelEnv`, `Lean.Environment.ofKernelEnv` (public; used by the kernel and
+  `Kernel.Exception.mkCtx`), `Lean.Environment.find?` (with a defaulted `skipRealize`),
+  `Lean.Environment.getModuleIdxFor?`, `Lean.Environment.allImportedModuleNames`,
+  `Lean.ModuleIdx.toNat`, `Lean.Kernel.Environment.find?`, `Lean.Kernel.Exception` (`deriving
+  Nonempty` only, so `ReplayError` holds it in an `Option`) and its constructors
   `deterministicTimeout`, `excessiveMemory`, `deepRecursion`, `interrupted`,
-  `Lean.PersistentEnvExtension.name` — `src/Lean/Environment.lean`;
-* `Lean.Import` (`module`; the other fields have defaults) — `src/Lean/Setup.lean`;
-* `Lean.Kernel.Environment.addDecl (env) (opts) (decl) : Except Kernel.Exception
-  Kernel.Environment` — `src/Lean/AddDecl.lean` (it calls `addDeclCore` with
-  `Core.getMaxHeartbeats opts` and, from v4.33.1 on, `maxRecDepth.get opts`; it type checks
-  unless `debug.skipKernelTC` is set in `opts`, which the judge never sets);
-* `Lean.Kernel.Exception.toMessageData`, `Lean.MessageData.toString` — `src/Lean/Message.lean`,
-  used the same way by `src/Lean/Replay.lean`'s `throwKernelException`;
-* the replay below follows the structure of `src/Lean/Replay.lean` (and
-  `src/LeanChecker/Replay.lean`): dependencies first through `ConstantInfo.getUsedConstantsAsSet`
-  (`src/Lean/Util/FoldConsts.lean`), an inductive block sent as one `Declaration.inductDecl`,
-  its constructors and recursors compared afterwards with the ones the kernel generated;
+  `Lean.PersistentEnvExtension.name` — `src/Lean/Environment.lean`, module-era copy and an older
+  copy (commit 0029aa12…), identical in these;
+* `Lean.Import` (`module`; `importAll`, `isExported`, `isMeta` defaulted) — `src/Lean/Setup.lean`,
+  as `leanchecker` builds `{module}`;
+* `Lean.Kernel.Environment.addDecl (env : Environment) (opts : Options) (decl : Declaration)
+  (cancelTk? : Option IO.CancelToken := none) : Except Exception Environment`, declared inside
+  `namespace Lean` as `Kernel.Environment.addDecl`, so `Exception` is `Kernel.Exception` —
+  `src/Lean/AddDecl.lean`, module-era copy (the one with `warnIfDeclIllTypedAtImplicit`) and an
+  older copy (commit 0197d711…), identical; it type checks unless `debug.skipKernelTC` is set in
+  `opts`, which the judge never sets. `src/Lean/Replay.lean` (commit 04776248…) calls it the
+  same way, `env.addDecl {} d` on a `Kernel.Environment`. Not the deprecated
+  `Lean.Environment.addDecl`, nor `Lean.Kernel.Environment.addDeclCore`, whose arity changed
+  (see below);
+* `Lean.Kernel.Exception.toMessageData`, `Lean.MessageData.toString` — as `src/Lean/Replay.lean`'s
+  and `src/LeanChecker/Replay.lean`'s `throwKernelException` use them;
+* the replay follows `src/Lean/Replay.lean` and `src/LeanChecker/Replay.lean` (commits
+  9ad36b94…, 7ba979c5…): dependencies first through `ConstantInfo.getUsedConstantsAsSet`
+  (`src/Lean/Util/FoldConsts.lean`: type and value, an inductive's constructors, a
+  constructor itself, a recursor's `all`), an inductive block sent as one
+  `Declaration.inductDecl`, constructors and recursors compared with the generated ones
+  afterwards, `unsafe`/`partial` constants never sent (here refused before, but compiler
+  copies); `Declaration.mutualDefnDecl` is only for `unsafe`/`partial` blocks ("All
+  definitions must be marked as `unsafe` or `partial`", `src/Lean/Declaration.lean`), so
+  every replayed definition goes as one `defnDecl`, as Lean's own replay sends it;
+* `Lean.NameSet` (`{}`, `insert`, `contains`, `ForIn`) — `src/Lean/Data/NameMap.lean`, newest
+  copy, where `NameSet := Std.TreeSet Name Name.quickCmp` has no `erase` of its own: `s.erase`
+  resolves through the definition to `Std.TreeSet.erase`, exactly as `Lean.Replay` writes
+  `s.remaining.erase name` (older copies: `RBTree.erase`);
 * `Lean.ConstantInfo` (`defnInfo`, `thmInfo`, `axiomInfo`, `opaqueInfo`, `quotInfo`,
-  `inductInfo`, `ctorInfo`, `recInfo`, `name`, `type`, `levelParams`, `isUnsafe`, `isPartial`),
-  `Lean.DefinitionVal.value`, `Lean.TheoremVal` (`name`, `levelParams`, `type`, `value`, `all`),
-  `Lean.OpaqueVal.value`, `Lean.InductiveVal` (`all`, `ctors`, `numParams`),
-  `Lean.InductiveType`, `Lean.Constructor`, `Lean.Declaration` (`defnDecl`, `thmDecl`,
-  `axiomDecl`, `opaqueDecl`, `inductDecl`), `BEq` on `ConstructorVal` and `RecursorVal` —
-  `src/Lean/Declaration.lean`;
+  `inductInfo`, `ctorInfo`, `recInfo`, `name`, `type`, `levelParams`, `isUnsafe`, `isPartial` =
+  `defnInfo` with `safety == .partial`), `Lean.DefinitionVal` (`value`, `safety`),
+  `Lean.DefinitionSafety` (`safe`, `partial`, `unsafe`; `BEq`), `Lean.TheoremVal` (`name`,
+  `levelParams`, `type`, `value`, `all`), `Lean.OpaqueVal.value`, `Lean.InductiveVal` (`all`,
+  `ctors`, `numParams`), `Lean.InductiveType`, `Lean.Constructor` (`name`, `type`),
+  `Lean.Declaration` (`defnDecl`, `thmDecl`, `axiomDecl`, `opaqueDecl`, `inductDecl lparams
+  nparams types isUnsafe`), `BEq` derived on `ConstructorVal` and `RecursorVal` —
+  `src/Lean/Declaration.lean` (an older copy; `leanchecker`'s module-era replay compares the
+  same values with `==`);
 * `Lean.Expr.getUsedConstants` — `src/Lean/Util/FoldConsts.lean`; the axiom walk mirrors
-  `src/Lean/Util/CollectAxioms.lean` (`collect`), over a `Kernel.Environment`;
-* `Lean.Compiler.implementedByAttr` — `src/Lean/Compiler/ImplementedByAttr.lean`;
-  `Lean.externAttr` — `src/Lean/Compiler/ExternAttr.lean`; `Lean.ParametricAttribute.ext` —
-  `src/Lean/Attributes.lean` (their entries in a module's `ModuleData.entries` are listed under
-  the extension's `name`);
-* `Lean.Option.set`, `Options` — `src/Lean/Data/Options.lean`; `Lean.maxHeartbeats` —
-  `src/Lean/CoreM.lean`; `Lean.maxRecDepth` — `src/Lean/Util/RecDepth.lean`;
-* `Lean.Core.Context` (`fileName`, `fileMap`; the rest defaulted), `Lean.Core.State` (`env`),
-  `Lean.Core.CoreM.toIO` — `src/Lean/CoreM.lean`; `Lean.Meta.MetaM.run'`,
-  `Lean.Meta.ppExpr` — `src/Lean/Meta/Basic.lean`;
-* `Expr` and `Level` constructors, `mkConst`, `mkApp`, `mkApp2`,
-  `Expr.instantiateLevelParams`, `Iff`, `Iff.rfl`, `Not` — `src/Lean/Expr.lean`,
-  `src/Lean/Level.lean`, `src/Lean/Util/InstantiateLevelParams.lean`, `src/Init/Core.lean`;
+  `src/Lean/Util/CollectAxioms.lean` (`collect`: axioms kept, types and values of definitions,
+  theorems and opaques, constructor and recursor types, an inductive's type and constructors),
+  over a `Kernel.Environment`;
+* `Lean.Compiler.implementedByAttr : ParametricAttribute Name` —
+  `src/Lean/Compiler/ImplementedByAttr.lean`, module-era copy (`@[builtin_doc]
+  builtin_initialize`); `Lean.externAttr : ParametricAttribute ExternAttrData` —
+  `src/Lean/Compiler/ExternAttr.lean` (commit 39f6a83f…); `Lean.ParametricAttribute.ext` and
+  `registerParametricAttribute` registering the extension with `name := impl.ref`, exporting
+  every entry at `.private` and filtering the others — `src/Lean/Attributes.lean`, newest copy.
+  Both values are set by `builtin_initialize`, which a `lean_exe`'s generated `main` runs before
+  `main`; an anonymous extension name would mean it did not, and the judge then fails closed;
+* `f._unsafe_rec`: `addAndCompilePartialRec` adds, for every compiled definition by structural
+  or well-founded recursion, a `Declaration.mutualDefnDecl` of `partial` copies named
+  `Compiler.mkUnsafeRecName f` — `src/Lean/Elab/PreDefinition/Basic.lean`, called from
+  `Structural/Main.lean` and `WF/Main.lean` (several stored copies); matched here as
+  `.str f "_unsafe_rec"` with `f` a safe definition of the module;
+* `Lean.Option.set (opts : Options) (opt : Lean.Option α) (val : α)` —
+  `src/Lean/Data/Options.lean`; `Lean.maxHeartbeats` (× 1000 by `Core.getMaxHeartbeats`; 0 = no
+  limit, as `Lean.Replay` passes 0) — `src/Lean/CoreM.lean`; `Lean.maxRecDepth` —
+  `src/Lean/Util/RecDepth.lean`, read by `CoreM`'s `withOptions`;
+* `Lean.Core.Context` (`fileName`, `fileMap`; every other field defaulted), `Lean.Core.State`
+  (`env`; the rest defaulted), `Lean.Core.CoreM.toIO (x) (ctx) (s) : IO (α × State)` —
+  `src/Lean/CoreM.lean` (commit facb6dca…), and the same two-field form
+  `.toIO { fileName := "<compiler>", fileMap := default } { env := env }` in core's
+  `ExternAttr.lean` and in module-era code (`public meta def main`); `Inhabited FileMap` by that
+  use; `Lean.Meta.MetaM.run'`, `Lean.Meta.ppExpr` — `src/Lean/Meta/Basic.lean`;
+* `Expr` and `Level` constructors (`letE` with five fields, `proj typeName idx struct`),
+  `mkConst`, `mkApp`, `mkApp2`, `Expr.instantiateLevelParams (e) (paramNames) (lvls)`, `Iff`,
+  `Iff.rfl {a : Prop}`, `Not` — `src/Lean/Expr.lean`, `src/Lean/Level.lean`,
+  `src/Lean/Util/InstantiateLevelParams.lean`, `src/Init/Core.lean`;
 * `Json.mkObj`, `Json.str`, `Json.bool`, `Json.arr`, `Json.null`, `Json.compress`, `toJson` on
-  `Nat` — `src/Lean/Data/Json/Basic.lean`, `src/Lean/Data/Json/Printer.lean`;
-* `Name.mkStr`, `Name.getRoot`, `Name.isPrefixOf`, `Name.toString`, `String.toName`,
-  `Array.back?`, `Array.filterMap`, `Array.any`, `List.contains`, `tryCatch` —
-  `src/Init/Prelude.lean`, `src/Init/Meta.lean`, `src/Lean/Data/Name.lean`,
-  `src/Init/Data/Array/Basic.lean` (the everyday core API, used as `src/Lean/Util/Path.lean`
-  and `src/LeanChecker.lean` use it);
+  `Nat` — `src/Lean/Data/Json/Basic.lean`, `src/Lean/Data/Json/Printer.lean`,
+  `src/Lean/Data/Json/FromToJson.lean`;
+* `Name.mkStr`, `Name.getRoot` (`src/Init/Meta.lean`, read), `Name.isPrefixOf`,
+  `Name.isAnonymous`, `Name.toString`, `String.toName`, `Array.back?`, `Array.filterMap`,
+  `Array.foldl` (with `(init := …)`), `Array.any`, `List.contains`, `tryCatch`, `ToString
+  IO.Error` — `src/Init/Prelude.lean`, `src/Init/Meta.lean`, `src/Init/Data/Array/Basic.lean`
+  (the everyday core API, used as `src/Lean/Util/Path.lean` and `src/LeanChecker.lean` use it);
 * `IO.FS.writeFile`, `IO.FS.rename` (POSIX `rename`), `System.FilePath.addExtension`,
-  `System.FilePath.pathExists`, `IO.eprintln` — `src/Init/System/IO.lean`,
-  `src/Init/System/FilePath.lean`; `Std.HashMap` (`insert`, `contains`, `toList`, `[·]?`),
-  `Lean.NameSet` — `src/Std/Data/HashMap/Basic.lean`, `src/Lean/Data/NameMap.lean`.
+  `IO.eprintln` — `src/Init/System/IO.lean`, `src/Init/System/FilePath.lean`; `Std.HashMap`
+  (`insert`, `toList`, `size`, `[·]?`) — `src/Std/Data/HashMap/Basic.lean`, as `leanchecker`
+  uses it.
+
+Syntax relied on, each also in the sources above: `let some x := e | alt` in `do`
+(`Lean.Replay`), `else if let` in `do` (`Environment.lean`'s `getStateUnsafe`), `where` after a
+`do` block (`finalizePersistentExtensions`), nested actions written `(← e)` (`finalizeImport`),
+a `mutual` block of `partial def`s (`Lean.Replay`), explicit `Inhabited` instances for the
+monads of the `partial def`s. No `[a:b]` range loop (the module-era sources write `a...b`).
+
+What the second reading could not confirm (each would show as a build error or in the
+real-Lean test, never as a wrong green):
+
+* which stored revision is v4.33.0 itself; the newest stored copy of `src/Lean/CoreM.lean` in
+  the module era was not found, so `Core.Context`'s defaults rest on the older copy plus
+  module-era code using the same two-field form;
+* `Kernel.Environment.addDeclCore`'s arity at v4.33.0: third-party code says it gained a
+  `maxRecDepth` argument (`addDeclCore 0 0 decl`, "Lean v4.35.0-rc3", and "v4.33.1") passed by
+  `Kernel.Environment.addDecl` from `maxRecDepth.get opts`, but no stored `AddDecl.lean` shows
+  it. The judge calls only `addDecl`, whose signature is the same in every copy; `maxRecDepth`
+  in `kernelOptions` matters only where `addDecl` passes it on;
+* that v4.33.0's recursion compiler still emits `f._unsafe_rec` (if it does not, nothing is
+  skipped); the example `Submissions/S001/CarolRecursive` exercises it in the real-Lean test;
+* how Lean's built-in pretty printer renders terms without any extension state (without
+  `loadExts`, Mathlib's notation is not loaded): only the `types` strings shown to a reader
+  depend on it;
+* that the kernel, asked to reduce `Lean.reduceBool c` for a `c` of a trusted module, runs `c`'s
+  compiled code in this process (the IR of trusted imports is loaded even without `loadExts`);
+  for the submission's own constants no IR is loaded and the kernel refuses; either way the
+  axiom audit reports `Lean.ofReduceBool`;
+* that `readModuleDataParts` withstands a crafted file: the `.olean` is written by the
+  submission's own (sandboxed) build, and Lean reads compacted regions trusting their layout,
+  as `leanchecker` does.
 -/
 
 open Lean
@@ -501,10 +595,12 @@ def termJson (own : Name → Option ConstantInfo) (ci : ConstantInfo) : Json :=
   let out := (Id.run (StateT.run (ser own ci.levelParams [ci.name] body) {})).2
   Json.mkObj [("text", Json.str out.buf), ("truncated", Json.bool out.truncated)]
 
-/-! ## Pretty printing, in the trusted environment only -/
+/-! ## Pretty printing, with Lean's built-in printer only -/
 
-/-- `e` pretty-printed in `env` (trusted modules only, so no delaborator of the submission can
-run); a note instead when the pretty printer fails. For a reader, never for a decision. -/
+/-- `e` pretty-printed in `env`: the trusted environment, or the replayed one, whose constants
+include the submission's but whose extension states are the trusted import's (imported without
+`loadExts`, so no delaborator, unexpander or notation of any module is live; Lean's built-in ones
+print). A note instead when the pretty printer fails. For a reader, never for a decision. -/
 def prettyIn (env : Environment) (e : Expr) : IO String := do
   let ctx : Core.Context := { fileName := "<jig judge>", fileMap := default }
   let state : Core.State := { env := env }
@@ -532,25 +628,49 @@ def bridgeCheck (kenv : Kernel.Environment) (stmt decl : ConstantInfo) : IO (Boo
     (mkConst decl.name us)
   match bridge with
   | .ok _ => return (true, accepted)
-  | .error ex => return (false, ← refusedJson ex "")
+  | .error ex => return (false, (← refusedJson ex ""))
 
 def uncheckedJson (name : Option Name) (why : String) : Json :=
   Json.mkObj [("name", optString (name.map (·.toString))), ("why", Json.str why)]
 
-/-- Code the kernel does not check: `unsafe` and `partial` constants, and `implemented_by` or
-`extern` attributes anywhere in the module's data (listed by extension name, read from the very
-attribute objects, so a renamed extension cannot slip through a string mismatch). -/
+/-- The persistent extensions whose entries in a module's data mean code the kernel does not
+check, by the name `mkModuleData` files their entries under (`PersistentEnvExtension.name`, which
+`registerParametricAttribute` sets to the attribute's declaration name). Read from the attribute
+objects themselves, so a renamed extension cannot slip through a string mismatch. -/
+def uncheckedAttributes : List (Name × String) :=
+  [(Compiler.implementedByAttr.ext.name, "implemented_by"), (externAttr.ext.name, "extern")]
+
+/-- The module's safe definitions. -/
+def safeDefinitions (constants : Array ConstantInfo) : NameSet :=
+  constants.foldl (init := ({} : NameSet)) fun names ci =>
+    match ci with
+    | .defnInfo v => if v.safety == .safe then names.insert v.name else names
+    | _ => names
+
+/-- `f._unsafe_rec`, the `partial` copy of a safe recursive definition `f` of the module that
+Lean's compiler runs in place of `f`: structural and well-founded recursion add one for every
+compiled definition (`addAndCompilePartialRec`). The kernel never needs it (a safe constant may not
+use a `partial` one), so it is neither refused nor replayed, as `leanchecker`'s replay skips it;
+a `partial def` the user wrote is an `opaque` `f`, so its copy is still refused. -/
+def isCompilerCopy (safeDefs : NameSet) (ci : ConstantInfo) : Bool :=
+  match ci.name with
+  | .str base "_unsafe_rec" => ci.isPartial && safeDefs.contains base
+  | _ => false
+
+/-- Code the kernel does not check: `unsafe` and `partial` constants (but a compiler copy), and
+`implemented_by` or `extern` attributes anywhere in the module's data. -/
 def uncheckedOf (parts : Array (ModuleData × CompactedRegion)) (constants : Array ConstantInfo) :
     Array Json := Id.run do
   let mut found : Array Json := #[]
+  let safeDefs := safeDefinitions constants
   for ci in constants do
+    if isCompilerCopy safeDefs ci then
+      continue
     if ci.isUnsafe then
       found := found.push (uncheckedJson (some ci.name) "unsafe")
     else if ci.isPartial then
       found := found.push (uncheckedJson (some ci.name) "partial")
-  let attributes := [(Compiler.implementedByAttr.ext.name, "implemented_by"),
-    (externAttr.ext.name, "extern")]
-  for (extName, why) in attributes do
+  for (extName, why) in uncheckedAttributes do
     let used := parts.any fun (part, _) =>
       part.entries.any fun (name, entries) => name == extName && !entries.isEmpty
     if used then
@@ -575,10 +695,10 @@ def judge (args : Args) : IO (Report × Option String) := do
   -- 1. the submission's compiled module
   let loaded ← attempt (readModuleParts moduleName)
   let .ok parts := loaded | return (report, some s!"load: {errorOf loaded}")
-  let some (first, _) := parts[0]? | return (report, some "load: the module has no data")
+  let some (headerPart, _) := parts[0]? | return (report, some "load: the module has no data")
   let some (last, _) := parts.back? | return (report, some "load: the module has no data")
   -- 2. its imports, against the allowed roots
-  let imported := first.imports.map (·.module)
+  let imported := headerPart.imports.map (·.module)
   let refused := imported.filter fun m => !allowedRoots.contains m.getRoot
   report := { report with imports :=
     Json.mkObj [("modules", namesJson imported), ("refused", namesJson refused)] }
@@ -591,7 +711,9 @@ def judge (args : Args) : IO (Report × Option String) := do
   let importedEnv ← attempt (importModules (roots.map fun m => ({ module := m } : Import)) {} 0)
   let .ok env := importedEnv | return (report, some s!"import: {errorOf importedEnv}")
   let trusted := env.toKernelEnv
-  -- 4. provenance
+  -- 4. provenance; the constants to replay (all of the module's but the duplicates of trusted
+  -- theorems and the compiler's copies of recursive definitions)
+  let safeDefs := safeDefinitions last.constants
   let mut constants : Std.HashMap Name ConstantInfo := {}
   let mut clashes : Array Json := #[]
   let mut duplicates : Array Name := #[]
@@ -603,7 +725,7 @@ def judge (args : Args) : IO (Report × Option String) := do
         duplicates := duplicates.push ci.name
       else
         clashes := clashes.push (clashJson env ci.name)
-    else
+    else if !isCompilerCopy safeDefs ci then
       constants := constants.insert ci.name ci
   let declInModule := last.constants.any (·.name == declName)
   let stmtFrom := declaringModule? env stmtName
@@ -626,13 +748,15 @@ def judge (args : Args) : IO (Report × Option String) := do
   unless declInModule && clashes.isEmpty && stmtFrom == some stmtModule do
     return (report, none)
   -- 5. code the kernel does not check
+  if uncheckedAttributes.any (·.1.isAnonymous) then
+    return (report, some "unchecked: the implemented_by and extern extensions have no name")
   let unchecked := uncheckedOf parts last.constants
   report := { report with unchecked := Json.arr unchecked }
   unless unchecked.isEmpty do return (report, none)
   -- 6. the kernel replay
   let replayed := replay trusted constants
   if let .error e := replayed then
-    report := { report with replay := ← replayFailureJson e }
+    report := { report with replay := (← replayFailureJson e) }
     return (report, none)
   let .ok kenv := replayed | return (report, some "replay: no environment")
   report := { report with replay := Json.mkObj [
@@ -644,7 +768,7 @@ def judge (args : Args) : IO (Report × Option String) := do
   let (bridgeHolds, bridged) ← bridgeCheck kenv stmt decl
   report := { report with bridge := bridged }
   unless bridgeHolds do
-    let submitted ← prettyIn env decl.type
+    let submitted ← prettyIn (Environment.ofKernelEnv kenv) decl.type
     report := { report with types := Json.mkObj [
       ("canonical", optString canonicalText), ("submitted", Json.str submitted)] }
   -- 8. the axiom audit, over the replayed environment
@@ -654,23 +778,15 @@ def judge (args : Args) : IO (Report × Option String) := do
   report := { report with axioms := namesJson audit.axioms }
   -- 9. the normalized terms of the decl and of the statement
   report := { report with term := termJson (fun c => constants[c]?) decl }
-  let stmtIdx := moduleIndex env stmtModule
   let ownStmt := fun (c : Name) =>
-    if stmtIdx.isSome && ((env.getModuleIdxFor? c).map (·.toNat)) == stmtIdx then env.find? c
-    else none
+    if declaringModule? env c == some stmtModule then env.find? c else none
   report := { report with statementTerm := termJson ownStmt stmt }
   -- 10. the refutation link, on the trusted statements alone
   if let some refutes := args.refutes then
-    report := { report with refutation := ← refutationJson trusted env stmtName
-      (statementConst refutes) }
+    report := { report with refutation := (← refutationJson trusted env stmtName
+      (statementConst refutes)) }
   return (report, none)
 where
-  /-- The index of `module` among the imported modules. -/
-  moduleIndex (env : Environment) (module : Name) : Option Nat := Id.run do
-    let names := env.allImportedModuleNames
-    for i in [0:names.size] do
-      if names[i]! == module then return some i
-    return none
   /-- `lhs ↔ ¬ rhs` by `Iff.rfl` at shared universe parameters, checked by the kernel. -/
   refutationJson (kenv : Kernel.Environment) (env : Environment) (lhsName rhsName : Name) :
       IO Json := do

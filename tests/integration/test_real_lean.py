@@ -88,3 +88,15 @@ def test_the_real_judge_refuses_the_weakened_statement_in_the_kernel(real_lean, 
     report = _judged(JudgeRequest("S001", module, f"{module}.proof"), tmp_path)
     assert report["bridge"]["verdict"] == "rejected"
     assert report["types"]["submitted"]
+
+
+def test_the_real_judge_replays_a_recursive_definition_without_its_compiler_copy(
+    real_lean, tmp_path
+):
+    module = "Submissions.S001.CarolRecursive"
+    report = _judged(JudgeRequest("S001", module, f"{module}.proof"), tmp_path)
+    assert report["failure"] is None
+    # `tri._unsafe_rec`, the partial copy Lean's compiler adds, is not user code to refuse
+    assert report["unchecked"] == []
+    assert report["replay"]["verdict"] == "accepted"
+    assert report["bridge"]["verdict"] == "accepted"
