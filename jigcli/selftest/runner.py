@@ -26,8 +26,10 @@ are red `timeout`s that say the budget ran out before them (never cached, like a
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -108,6 +110,10 @@ def _memory() -> int | None:
         return None
 
 
+# Numbers each verification pool, so its threads' names single them out (`_join_workers`).
+_pools = itertools.count()
+
+
 def work_dir_for(repo: Repo, case: Case) -> Path:
     """A private folder per manifest; the path digest keeps `a/b__c` and `a__b/c` apart."""
     name = case.rel.removesuffix(".json").replace("/", "__")
@@ -164,7 +170,8 @@ def _verify_all(
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
     running: dict[Future[Outcome], tuple[Case, str]] = {}
-    pool = ThreadPoolExecutor(max_workers=settings.plan.jobs, thread_name_prefix="jig-selftest")
+    prefix = f"jig-selftest-{next(_pools)}"
+    pool = ThreadPoolExecutor(max_workers=settings.plan.jobs, thread_name_prefix=prefix)
     try:
         while queue or running:
             _start_what_fits(pool, queue, running, repo, settings)
@@ -179,9 +186,20 @@ def _verify_all(
         # it joins every pool thread on the way out.
         with stopping():
             pool.shutdown(wait=True, cancel_futures=True)
+            _join_workers(prefix)
         raise
     finally:
         pool.shutdown(wait=not running, cancel_futures=True)
+
+
+def _join_workers(prefix: str) -> None:
+    """Wait for every thread of the pool named `prefix`. `pool.shutdown(wait=True)` is not
+    enough: `ThreadPoolExecutor.submit` records a new worker thread only once `start()` has
+    returned, so a Ctrl-C raised while `start()` waits leaves a running worker the pool does
+    not know (seen when that worker's verifier started a process before `submit` returned)."""
+    for thread in threading.enumerate():
+        if thread.name.startswith(f"{prefix}_") and thread is not threading.current_thread():
+            thread.join()
 
 
 def _start_what_fits(
