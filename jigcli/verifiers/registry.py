@@ -20,6 +20,8 @@ from typing import Literal, get_args
 # inferred `ok`.
 Status = Literal["ok", "conditional", "warn", "error", "pending"]
 STATUSES: tuple[Status, ...] = get_args(Status)
+# Worst first: of several results, the first of these present wins.
+SEVERITY: tuple[Status, ...] = ("error", "warn", "conditional", "pending", "ok")
 
 Subject = Literal["document", "statement", "claim", "link"]
 SUBJECTS: tuple[Subject, ...] = get_args(Subject)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from jigcli.display import one_line
 from jigcli.verifiers.registry import (
+    SEVERITY,
     STATUSES,
     Status,
     Why,
@@ -24,9 +25,6 @@ from jigcli.verifiers.registry import (
     verdict_words,
     verifier_status,
 )
-
-# Worst first: on a line with several results, the first of these present wins.
-SEVERITY: tuple[Status, ...] = ("error", "warn", "conditional", "pending", "ok")
 
 MARKS = {"ok": "●", "conditional": "○", "warn": "●", "error": "●", "pending": "○"}
 COLOURS = {
@@ -61,6 +59,12 @@ def mark(status: str) -> str:
 def place(path: str, line: int | None) -> str:
     """`path:line:` for editors to jump to; `path:` when the line is unknown."""
     return f"{path}:{line}:" if line is not None else f"{path}:"
+
+
+def heading(kind: str, number: str | None, title: str | None) -> str:
+    """A statement as the PDF names it: `Theorem 2.1 (Main)`."""
+    head = f"{kind.capitalize()} {number or ''}".strip()
+    return f"{head} ({title})" if title else head
 
 
 def result_line(

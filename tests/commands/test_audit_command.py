@@ -353,7 +353,7 @@ def blueprint(tmp_path: Path) -> Path:
 def test_a_declaration_elsewhere_in_the_project_is_judged_and_hashed_where_it_lives(
     blueprint: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from jigcli.audit.ledger import judged_hash
+    from jigcli.paper.ledger import judged_hash
 
     reader = Reader(blueprint.parent, {})
     code, document = _json(capsys, blueprint, reader=reader.command)

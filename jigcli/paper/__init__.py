@@ -1,0 +1,5 @@
+"""The paper verifiers' core: a LaTeX paper's statements paired with Lean declarations
+(`pairing`), checked by Lean (`lean_check`, asking through `lean_runs`), read back against the
+paper (`audit`, its `reader` protocol and its `ledger`), and their JSON documents and
+dependency graph (`documents`). The commands `jig lean-check` and `jig audit` are options,
+this core, and output."""
