@@ -18,7 +18,7 @@ from pathlib import Path
 
 from jigcli.console import emit_json, err, out, shown_path
 from jigcli.errors import UsageError
-from jigcli.latex.statements import missing_words
+from jigcli.latex.statements.model import missing_words
 from jigcli.paper import audit
 from jigcli.paper.documents import audit_json
 from jigcli.paper.ledger import READER_VERDICTS, Judge, Ledger

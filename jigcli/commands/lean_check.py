@@ -15,7 +15,7 @@ from pathlib import Path
 
 from jigcli.console import emit_json, err, out, say_error, shown_path
 from jigcli.errors import UsageError
-from jigcli.latex.statements import missing_words
+from jigcli.latex.statements.model import missing_words
 from jigcli.paper.documents import lean_check_json, write_graph
 from jigcli.paper.lean_check import Report, check, watched_files
 

@@ -33,7 +33,7 @@ from typing import Protocol
 
 from jigcli.errors import UsageError
 from jigcli.hashing import file_sha256_hex
-from jigcli.latex.statements import Place
+from jigcli.latex.statements.model import Place
 from jigcli.lean.declarations import Decl, read_lean
 from jigcli.paper import ledger as audit_ledger
 from jigcli.paper.ledger import JIG, STALE_WORDS, Judge, Judgement, Ledger

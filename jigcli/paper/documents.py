@@ -12,7 +12,7 @@ from jigcli.console import shown_path
 from jigcli.errors import UsageError
 
 if TYPE_CHECKING:
-    from jigcli.latex.statements import Place, Statement
+    from jigcli.latex.statements.model import Place, Statement
     from jigcli.paper.audit import Row, Subject
     from jigcli.paper.lean_check import Report
     from jigcli.paper.lean_check import Row as LeanRow

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from jigcli.latex.statements import Place, Statement
+from jigcli.latex.statements.model import Place, Statement
 from jigcli.paper import ledger as audit_ledger
 from jigcli.paper.lean_runs import VERIFIER, LeanAnswer, Outcome, ask_lean
 from jigcli.paper.pairing import Pair, Paper, open_paper

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jigcli.errors import UsageError
-from jigcli.latex.statements import Document, Statement, read_statements
+from jigcli.latex.statements import read_statements
+from jigcli.latex.statements.model import Document, Statement
 from jigcli.lean.declarations import PROVED_KINDS, Decl, LeanFile, plain_name, read_lean
 
 if TYPE_CHECKING:
