@@ -495,6 +495,19 @@ def test_lualatex_copies_back_regular_files_and_replaces_a_planted_link(fresh: P
     assert state.load(paper) is not None and "paper.tex" in state.load(paper).project  # type: ignore[union-attr]
 
 
+@lualatex
+def test_lualatex_is_refused_when_its_view_would_show_a_home_folder(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = fresh / "clean"
+    monkeypatch.setenv("HOME", str(folder))  # its Lua could read ~/.ssh, ~/.netrc, tokens
+    result = build(folder / "paper.tex", "lualatex")
+    assert result.failure is not None and result.failure.why == "refused"
+    assert "which holds the home folder" in result.failure.detail
+    assert "move the paper into a folder of its own" in result.failure.detail
+    assert not (folder / "paper.pdf").exists()
+
+
 def test_lualatex_is_refused_where_it_cannot_be_confined(
     fresh: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
