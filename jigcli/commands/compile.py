@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from jigcli.console import emit_json, err, out, show
+from jigcli.console import emit_json, err, out, show, shown_path
 from jigcli.errors import UsageError
 from jigcli.latex.compile import (
     BuildResult,
@@ -48,8 +48,6 @@ from jigcli.verifiers.registry import failure_words, verdict_words, verifier_sta
 # paper that has not changed answers without it.
 
 VERIFIER = "compile"
-_DEBOUNCE_MS = 1600  # the most a burst of changes is held back
-_SETTLE_MS = 150  # quiet this long after a change and the edit counts as settled
 
 
 def run(file: Path, *, as_json: bool, watch: bool, no_build: bool, engine: str | None) -> int:
@@ -75,14 +73,6 @@ def exit_code(result: BuildResult) -> int:
 # -- the JSON document -------------------------------------------------------------------------
 
 
-def _shown(path: Path) -> str:
-    """A path as the user would type it: relative to the working directory when inside it."""
-    try:
-        return path.relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()
-
-
 def _evidence(result: BuildResult) -> Path:
     if result.verdict == "stale":
         record = state_path(result.root)
@@ -93,15 +83,15 @@ def _evidence(result: BuildResult) -> Path:
 def to_json(result: BuildResult) -> dict[str, Any]:
     document: dict[str, Any] = {
         "verifier": VERIFIER,
-        "document": _shown(result.root),
+        "document": shown_path(result.root),
         "verdict": result.verdict,
         "status": verifier_status(VERIFIER, result.verdict),
         "diagnostics": [d.to_json() for d in result.diagnostics],
         "engine": result.engine_words,
         "engine_from": {"engine": result.engine, "from": result.engine_from or None},
-        "pdf": _shown(result.pdf) if result.pdf else None,
-        "log": _shown(result.log),
-        "evidence": _shown(_evidence(result)),
+        "pdf": shown_path(result.pdf) if result.pdf else None,
+        "log": shown_path(result.log),
+        "evidence": shown_path(_evidence(result)),
     }
     if result.verdict == "stale":
         document["changed"] = result.changed
@@ -128,7 +118,7 @@ def _print(result: BuildResult) -> None:
 def _diagnostic_line(root: Path, diagnostic: Diagnostic) -> str:
     from jigcli.verifiers.render import escape, place, result_line
 
-    path = _shown(root.parent / diagnostic.file)
+    path = shown_path(root.parent / diagnostic.file)
     if diagnostic.severity == "info":
         note = escape("note: " + diagnostic.message)
         return f"{escape(place(path, diagnostic.line))} [dim]{note}[/]"
@@ -143,9 +133,9 @@ def _diagnostic_line(root: Path, diagnostic: Diagnostic) -> str:
 def _summary_line(result: BuildResult) -> str:
     from jigcli.verifiers.render import failure_line, result_line
 
-    document = _shown(result.root)
+    document = shown_path(result.root)
     if result.failure is not None:
-        evidence = _shown(result.log) if result.log.is_file() else None
+        evidence = shown_path(result.log) if result.log.is_file() else None
         return failure_line(
             document, VERIFIER, result.failure.why, detail=result.failure.detail, evidence=evidence
         )
@@ -161,7 +151,7 @@ def _summary_line(result: BuildResult) -> str:
         if not result.started_process:
             parts.append("nothing changed since the last build")
     status = verifier_status(VERIFIER, result.verdict)
-    evidence = _shown(_evidence(result))
+    evidence = shown_path(_evidence(result))
     return result_line(document, None, status, " · ".join(parts), evidence=evidence)
 
 
@@ -201,12 +191,13 @@ def _running_line(root: Path) -> Iterator[None]:
     console = err()
 
     words = verdict_words(VERIFIER, "compiling")
+    where = shown_path(root)
     started = time.monotonic()
 
     class Clock:
         def __rich__(self) -> Text:
             elapsed = time.monotonic() - started
-            return Text.from_markup(f"{mark('pending')} {_shown(root)}: {words} {elapsed:.1f} s")
+            return Text.from_markup(f"{mark('pending')} {where}: {words} {elapsed:.1f} s")
 
     with Live(Clock(), console=console, refresh_per_second=8, transient=True):
         yield
@@ -227,55 +218,22 @@ def _watched(root: Path) -> set[Path]:
     return files
 
 
-def _watch_folders(root: Path, files: set[Path]) -> list[Path]:
-    folders = {root.parent}
-    for path in files:
-        if not path.is_relative_to(root.parent) and path.parent.is_dir():
-            folders.add(path.parent)
-    return sorted(folders)
-
-
 def _emit_line(result: BuildResult) -> None:
     sys.stdout.write(json.dumps(to_json(result), ensure_ascii=False) + "\n")
     sys.stdout.flush()
 
 
-def _show(result: BuildResult, as_json: bool) -> None:
-    if as_json:
-        _emit_line(result)
-    else:
-        _print(result)
-
-
 def _watch(root: Path, engine: str, *, as_json: bool) -> int:
-    from watchfiles import watch
+    from jigcli.watch import Checked, check_on_every_edit
 
-    # The exit code is the last result shown, set before it is shown: Ctrl-C can come anywhere.
-    last = [1]
-    try:
-        _rebuild(root, engine, last, as_json=as_json, first=True)
-        watched = _watched(root)
-        # One watcher for the whole session: edits made while TeX runs wait in its queue.
-        for _batch in watch(
-            *_watch_folders(root, watched),
-            watch_filter=lambda _change, path: Path(path).resolve() in watched,
-            debounce=_DEBOUNCE_MS,
-            step=_SETTLE_MS,
-        ):
-            if up_to_date(root, engine) is None:
-                _rebuild(root, engine, last, as_json=as_json, first=False)
-                watched.clear()
-                watched.update(_watched(root))
-    except KeyboardInterrupt:
-        pass
-    return last[0]
+    def rebuild(first: bool) -> Checked | None:
+        if not first and up_to_date(root, engine) is not None:
+            return None  # touched, not changed
+        if as_json:
+            _emit_line(BuildResult(root, engine, "compiling"))
+        elif not first:
+            out().print(f"[dim]{time.strftime('%H:%M:%S')} · rebuilding[/]")
+        result = _build(root, engine)
+        return Checked(exit_code(result), lambda: _emit_line(result) if as_json else _print(result))
 
-
-def _rebuild(root: Path, engine: str, last: list[int], *, as_json: bool, first: bool) -> None:
-    if as_json:
-        _emit_line(BuildResult(root, engine, "compiling"))
-    elif not first:
-        out().print(f"[dim]{time.strftime('%H:%M:%S')} · rebuilding[/]")
-    result = _build(root, engine)
-    last[0] = exit_code(result)
-    _show(result, as_json)
+    return check_on_every_edit(rebuild, lambda: _watched(root))

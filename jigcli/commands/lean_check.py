@@ -5,8 +5,8 @@ One line per statement (`path:line: <mark> <Kind number> · <words>`), after any
 any lakefile field read as Lake's default, then the stray `\\lean{…}` and dangling `\\uses`,
 the summary and the engine with its evidence. `--json` prints `jigcli.paper.documents`'
 document; `--graph FILE` writes the dependency graph (DOT, or JSON for a `.json` name).
-`--watch` checks again each time the paper's sources or its Lean files settle. Exit 0 only
-when every statement is ok.
+`--watch` checks again each time the paper's sources or its Lean files settle; Ctrl-C ends it,
+with the last check's exit code. Exit 0 only when every statement is ok.
 """
 
 from __future__ import annotations
@@ -68,28 +68,23 @@ def _show(report: Report, as_json: bool) -> None:
 
 
 def _watch(file: Path, graph: Path | None) -> int:
-    """Check, then check again each time the paper's sources or its Lean files settle."""
-    from watchfiles import watch
+    """Check, then check again each time the paper's sources or its Lean files settle
+    (`jigcli.watch`)."""
+    from jigcli.watch import Checked, check_on_every_edit
 
-    report = check(file)
+    latest: list[Report] = []  # the last report: what the next check depends on
+
+    def recheck(first: bool) -> Checked:
+        if not first:
+            err().print("Re-checking…", style="dim")
+        report = check(file)
+        latest[:] = [report]
+        return Checked(0 if report.ok else 1, lambda: _show_and_graph(report, graph))
+
+    return check_on_every_edit(recheck, lambda: watched_files(latest[0]))
+
+
+def _show_and_graph(report: Report, graph: Path | None) -> None:
     _show(report, as_json=False)
     if graph is not None:
         write_graph(report, graph)
-    for changes in watch(*_folders(report), debounce=800, raise_interrupt=False):
-        changed = {Path(path).resolve() for _, path in changes}
-        if not changed & _watched(report):
-            continue
-        err().print("Re-checking…", style="dim")
-        report = check(file)
-        _show(report, as_json=False)
-        if graph is not None:
-            write_graph(report, graph)
-    return 0 if report.ok else 1
-
-
-def _watched(report: Report) -> set[Path]:
-    return {f.resolve() for f in watched_files(report)}
-
-
-def _folders(report: Report) -> list[Path]:
-    return sorted({f.parent for f in _watched(report)})

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from jigcli.errors import UsageError
 from jigcli.latex import state as build_state
-from jigcli.latex.diagnostic import Diagnostic
+from jigcli.latex.diagnostic import Diagnostic, file_name
 from jigcli.verifiers.registry import Why
 
 if TYPE_CHECKING:
@@ -279,7 +279,7 @@ def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
 
 
 def _linked_out(root: Path, link: Path, target: str) -> str:
-    shown = _relative(link, root.parent)
+    shown = file_name(link, root.parent)
     return (
         f"{shown} is a link to {target}, outside the paper's folder, and TeX would read or "
         "write through it: remove the link, or copy the file into the folder"
@@ -351,15 +351,8 @@ def _naming(sources: list[Path], folder: Path, name: str) -> tuple[str, int | No
             continue
         for number, text in enumerate(lines, start=1):
             if stem in text:
-                return _relative(source, folder), number
-    return _relative(sources[0], folder), None
-
-
-def _relative(path: Path, folder: Path) -> str:
-    try:
-        return path.relative_to(folder).as_posix()
-    except ValueError:
-        return path.as_posix()
+                return file_name(source, folder), number
+    return file_name(sources[0], folder), None
 
 
 def _verdict(root: Path, engine: str, report: LogReport, log_text: str) -> BuildResult:
