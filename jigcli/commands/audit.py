@@ -5,9 +5,8 @@ say what its statement says?
 `--review` asks you, pair by pair, showing the statement and the declaration side by side;
 `--reader CMD` asks a command (`jigcli.paper.reader` holds its protocol). Each answer is saved
 as it is given, so Ctrl-C keeps every answer already given. Without either, nothing is judged.
-One line per pair (`path:line: <mark> label ↔ decl · <words>`), then the summary and the
-ledger; `--json` prints `jigcli.paper.documents`' document. Exit 0 only when every pair shown
-is current and ok.
+One line per pair, `--json` one document (`jigcli.render.audit` says what each holds). Exit 0
+only when every pair shown is current and ok.
 """
 
 from __future__ import annotations
@@ -18,11 +17,10 @@ from pathlib import Path
 
 from jigcli.console import emit_json, err, out, shown_path
 from jigcli.errors import UsageError
-from jigcli.latex.statements.model import missing_words
 from jigcli.paper import audit
-from jigcli.paper.documents import audit_json
 from jigcli.paper.ledger import READER_VERDICTS, Judge, Ledger
 from jigcli.paper.reader import Answer, CommandReader, NoAnswer
+from jigcli.render import audit as render
 
 
 def run(
@@ -45,11 +43,10 @@ def run(
         judge = _Person() if reader is None else CommandReader(reader, subject.folder)
         _judge(subject, ledger, judge, only)
     rows = audit.rows(subject, ledger, only)
-    summary = audit.summary(rows)
     if as_json:
-        emit_json(audit_json(subject, rows, summary))
+        emit_json(render.document(subject, rows))
     else:
-        _show(subject, rows, summary)
+        render.show(subject, rows)
     return 0 if audit.passed(subject, rows) else 1
 
 
@@ -78,23 +75,6 @@ def _judge(subject: audit.Subject, ledger: Ledger, reader: audit.Reader, only: a
         voice.note(f"{answered} answer(s) saved in {where}")
 
 
-def _show(subject: audit.Subject, rows: list[audit.Row], summary: str) -> None:
-    from jigcli.verifiers.render import escape, mark, result_line
-
-    console = out()
-    for place in subject.missing:
-        words = f"{missing_words(place)}; the statements it holds are not audited"
-        console.print(result_line(shown_path(place.file), place.line, "error", words))
-    places = subject.places()
-    for row in rows:
-        path, line = places.get((row.label, row.decl), (None, None))
-        pair = " ↔ ".join(part for part in (row.label, row.decl) if part)
-        words = f"{pair} · {row.said}" + (f": {row.reason}" if row.reason else "")
-        console.print(result_line(shown_path(path) if path else "?", line, row.status, words))
-    ledger = escape(shown_path(subject.ledger))
-    console.print(f"{mark(audit.worst_status(rows))} {escape(summary)} [dim](see {ledger})[/]")
-
-
 class _Person:
     """You, at the terminal: each pair side by side, then a verdict and a reason."""
 
@@ -108,7 +88,7 @@ class _Person:
     def answer(self, item: audit.Item) -> Answer | NoAnswer:
         from rich.prompt import Prompt
 
-        _side_by_side(item)
+        render.side_by_side(item)
         try:
             verdict = Prompt.ask(
                 "Verdict", choices=[*READER_VERDICTS, "skip"], default="skip", console=out()
@@ -120,26 +100,3 @@ class _Person:
             out().print()  # end the unanswered prompt's line
             raise audit.InputEnded from None
         return Answer(verdict, reason.strip())
-
-
-def _side_by_side(item: audit.Item) -> None:
-    from rich.syntax import Syntax
-    from rich.table import Table
-    from rich.text import Text
-
-    from jigcli.verifiers.render import heading
-
-    table = Table(expand=True, show_lines=False)
-    paper_side = heading(item.kind, item.number, item.title)
-    if item.tex_file is not None:
-        paper_side += f" · {shown_path(item.tex_file)}:{item.tex_line}"
-    lean_side = f"{item.decl}"
-    if item.lean_file is not None:
-        lean_side += f" · {shown_path(item.lean_file)}:{item.lean_line}"
-    table.add_column(paper_side, ratio=1)
-    table.add_column(lean_side, ratio=1)
-    lean_text = item.declaration or "(declared outside this file)"
-    table.add_row(
-        Text(item.statement or ""), Syntax(lean_text, "lean", word_wrap=True, theme="ansi_dark")
-    )
-    out().print(table)

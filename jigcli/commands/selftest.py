@@ -14,6 +14,7 @@ from pathlib import Path
 from jigcli.cachedir import default_cache_dir
 from jigcli.console import emit_json, out, say_error
 from jigcli.errors import JigError, RepoNotFound, UsageError
+from jigcli.render.selftest import progress, show
 from jigcli.repo import Repo
 from jigcli.run import Deadline
 from jigcli.safewrite import UnsafeTarget, check_folders
@@ -21,7 +22,6 @@ from jigcli.selftest import report
 from jigcli.selftest.cache import Keys, VerdictCache
 from jigcli.selftest.discover import default_folders, discover
 from jigcli.selftest.judge import judge
-from jigcli.selftest.progress import progress
 from jigcli.selftest.runner import Interrupted, Settings, plan_jobs, run_cases
 from jigcli.selftest.shard import parse_shard, select
 from jigcli.summary import append_step_summary
@@ -75,7 +75,7 @@ def run(
     elif not cases:
         out().print(f"{scope}: this shard holds none of the {len(every)} examples; nothing to do.")
     elif results or not interrupted:
-        report.show(results, verified=verified, scope=scope)
+        show(results, verified=verified, scope=scope)
     if interrupted:
         say_error(
             f"interrupted: {len(cases) - len(results)} of {len(cases)} examples were not "

@@ -36,13 +36,13 @@ from typing import TYPE_CHECKING, Any
 from jigcli.errors import UsageError
 from jigcli.latex import state as build_state
 from jigcli.latex.diagnostic import Diagnostic, file_name
-from jigcli.verifiers.registry import Why
 
 if TYPE_CHECKING:
     # The process runner (subprocess, selectors) is imported only when a build starts: a
     # rebuild with nothing changed never needs it, and its start-up is what users wait for.
     from jigcli.latex.log import LogReport
     from jigcli.run import Deadline, RunResult
+    from jigcli.verifiers.registry import Why  # the contract's reasons a build can fail for
 
 ENGINES = {"pdflatex": "-pdf", "xelatex": "-pdfxe", "lualatex": "-pdflua"}
 DEFAULT_ENGINE = "pdflatex"

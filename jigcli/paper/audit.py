@@ -18,14 +18,14 @@
    as a pass, and the reader is asked again. Each answer is saved as it is given, so an
    interrupted review keeps every answer already given.
 5. At size: `Only` (label patterns, shell-style, and files: the statements of one `.tex` file,
-   or the declarations of one `.lean` file) chooses the pairs to show and judge; the summary
-   counts each verdict.
+   or the declarations of one `.lean` file) chooses the pairs to show and judge.
+
+`jigcli.render.audit` says the rows, and counts each verdict in the summary.
 """
 
 from __future__ import annotations
 
 import fnmatch
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,11 +39,10 @@ from jigcli.paper import ledger as audit_ledger
 from jigcli.paper.ledger import JIG, STALE_WORDS, Judge, Judgement, Ledger
 from jigcli.paper.pairing import open_paper
 from jigcli.paper.reader import Answer, NoAnswer
-from jigcli.verifiers.registry import SEVERITY, Status, verdict_words, verifier_status
+from jigcli.verifiers.registry import SEVERITY, Status, verifier_status
 
 VERIFIER = "audit"
 NOT_JUDGED = "judge it with jig audit --review, or --reader CMD"
-NOT_COMPARED = "Not compared yet"
 
 
 @dataclass(frozen=True)
@@ -102,10 +101,6 @@ class Row:
     @property
     def status(self) -> Status:
         return verifier_status(VERIFIER, self.verdict)
-
-    @property
-    def said(self) -> str:
-        return NOT_COMPARED if self.verdict == "pending" else verdict_words(VERIFIER, self.verdict)
 
 
 @dataclass(frozen=True)
@@ -304,7 +299,7 @@ def _current(ledger: Ledger, item: Item) -> bool:
     return judgement is not None and judgement.is_current(*item.hashes)
 
 
-# -- 4. rows and summary -------------------------------------------------------------------------
+# -- 4. rows -------------------------------------------------------------------------
 
 
 def rows(subject: Subject, ledger: Ledger, only: Only = Only()) -> list[Row]:
@@ -335,15 +330,3 @@ def passed(subject: Subject, found: list[Row]) -> bool:
 
 def worst_status(found: list[Row]) -> Status:
     return min((row.status for row in found), key=SEVERITY.index, default="ok")
-
-
-def summary(found: list[Row]) -> str:
-    """`10 pairs: 1 mismatch, 4 not compared yet, 5 faithful`: every verdict, worst first."""
-    if not found:
-        return "No statement is paired with a declaration yet"
-    if all(row.current and row.status == "ok" for row in found):
-        return f"{len(found)} checked · {verdict_words(VERIFIER, 'faithful')}"
-    counts = Counter(row.verdict for row in found)
-    order = sorted(counts, key=lambda v: (SEVERITY.index(verifier_status(VERIFIER, v)), v))
-    named = {"pending": NOT_COMPARED.lower()}
-    return f"{len(found)} pairs: " + ", ".join(f"{counts[v]} {named.get(v, v)}" for v in order)

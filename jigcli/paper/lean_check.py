@@ -18,7 +18,7 @@
 The blueprint's own marks are reported as data beside the verdicts: per statement its `\\lean`
 names, `uses`, `\\leanok` (on the statement and on its proof), `\\mathlibok`, `\\notready` and
 `\\discussion`; a `\\uses` of a label nothing defines, and a `\\lean{…}` outside every statement,
-are listed (`jigcli.paper.documents` writes them, and the dependency graph).
+are listed. `jigcli.render.lean_check` says all of it, and draws the dependency graph.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from pathlib import Path
 
 from jigcli.latex.statements.model import Place, Statement
 from jigcli.paper import ledger as audit_ledger
-from jigcli.paper.lean_runs import VERIFIER, LeanAnswer, Outcome, ask_lean
+from jigcli.paper.lean_runs import LeanAnswer, Outcome, ask_lean
 from jigcli.paper.pairing import Pair, Paper, open_paper
-from jigcli.verifiers.registry import SEVERITY, Status, failure_words, verdict_words
+from jigcli.verifiers.registry import SEVERITY, Status
 
 NOT_FORMALIZED = "not formalized yet"
 NOT_CHECKED_HERE = "not checked here (the summary says how to set Lean up)"
@@ -48,21 +48,16 @@ class Row:
     def status(self) -> Status:
         return self.outcome.status
 
-    @property
-    def words(self) -> str:
-        said = verdict_words(VERIFIER, self.outcome.verdict)
-        return f"{said}: {self.outcome.detail}" if self.outcome.detail else said
-
 
 @dataclass(frozen=True)
 class Report:
     paper: Paper
     rows: list[Row]
-    summary: str
-    engine: str | None
+    engine: str | None  # "Checked by Lean 4.33.0 · Mathlib v4.33.0"; None without a check
     evidence: tuple[Path, ...] = ()
     missing: tuple[Place, ...] = ()
     notes: tuple[str, ...] = ()  # what was set aside on the way (an unreadable audit ledger)
+    not_set_up: str | None = None  # why Lean is not set up here, when it is not
 
     @property
     def ok(self) -> bool:
@@ -99,8 +94,7 @@ def check(file: Path) -> Report:
         )
         rows.append(Row(statement, decl, worst_one, tuple(zip(pairs, outcomes, strict=True))))
     missing = paper.document.missing
-    summary = _summary(paper, rows, answer)
-    return Report(paper, rows, summary, answer.engine, answer.evidence, missing, notes)
+    return Report(paper, rows, answer.engine, answer.evidence, missing, notes, answer.not_set_up)
 
 
 def worst(outcomes: Iterable[Outcome]) -> Outcome:
@@ -159,24 +153,3 @@ def _refuted(paper: Paper) -> tuple[dict[tuple[Statement, str], str], tuple[str,
         if judgement.is_current(*hashes):
             found[(pair.statement, pair.decl_name)] = judgement.reason
     return found, ()
-
-
-def _summary(paper: Paper, rows: list[Row], answer: LeanAnswer) -> str:
-    name = paper.tex.name
-    missing = paper.document.missing
-    if missing:
-        names = ", ".join(n for place in missing for n in place.names)
-        return (
-            f"{len(missing)} LaTeX input(s) missing ({names}): the statements they hold are unknown"
-        )
-    if not rows:
-        return f"No statements found in {name}"
-    if answer.not_set_up is not None:
-        return failure_words(VERIFIER, "not_set_up", detail=answer.not_set_up)
-    if all(row.status == "ok" for row in rows):
-        assumed = sum(row.outcome.verdict == "assumed" for row in rows)
-        words = f"{verdict_words(VERIFIER, 'proved')} · {len(rows)} checked"
-        return f"{words} · {assumed} assumed" if assumed else words
-    worst_one = worst(row.outcome for row in rows)
-    count = sum(row.outcome.verdict == worst_one.verdict for row in rows)
-    return f"{verdict_words(VERIFIER, worst_one.verdict)} · {count} of {len(rows)}"

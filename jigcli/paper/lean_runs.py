@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 
 from jigcli.lean.declarations import Decl, LeanFile, plain_name
 from jigcli.paper.pairing import Pair, Paper, locate_in_project
-from jigcli.verifiers.registry import Status, Why, failure_words, verifier_status
+from jigcli.verifiers.registry import Status, Why, verifier_status
 
 if TYPE_CHECKING:
     from jigcli.lean.backend import Toolchain
@@ -65,10 +65,12 @@ _HOLES = frozenset({"sorry", "admit"})
 
 @dataclass(frozen=True)
 class Outcome:
-    """One verdict of the `lean` verifier, in its own words, and what it adds to them."""
+    """One verdict of the `lean` verifier, and what it adds to its words: a detail, or why
+    Lean could not answer."""
 
     verdict: str
     detail: str = ""
+    why: Why | None = None
 
     @property
     def status(self) -> Status:
@@ -138,7 +140,7 @@ def _elaborate(
     evidence.write_text(elaboration.result.output, encoding="utf-8")
     if elaboration.result.timed_out or elaboration.crashed:
         why: Why = "too_big" if elaboration.result.timed_out else "unreachable"
-        return None, Outcome("pending", failure_words(VERIFIER, why)), evidence
+        return None, Outcome("pending", why=why), evidence
     return elaboration.output, None, evidence
 
 
