@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from jigcli.errors import UsageError
@@ -49,11 +48,6 @@ def to_json(results: Sequence[Result]) -> dict[str, Any]:
 
 
 VERDICT_FILE_CAP = 64 * 1024 * 1024  # a verdict file read back to compare
-
-
-def verdict_path(repo: Repo, rel: str) -> Path:
-    """`.jig/verdicts/<manifest path>`: the verdict sits where the manifest does, mirrored."""
-    return repo.root / verdict_relative(repo, rel)
 
 
 def verdict_relative(repo: Repo, rel: str) -> str:

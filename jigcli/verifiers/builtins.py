@@ -42,7 +42,6 @@ COMPILE = VerifierSpec(
     speed="A few seconds",
     documents=(".tex",),
     glyph_rank=2,
-    running="Building the PDF…",
 )
 
 LEAN = VerifierSpec(
@@ -80,7 +79,6 @@ LEAN = VerifierSpec(
     speed="A few minutes",
     documents=(".tex", ".lean"),
     glyph_rank=3,
-    running="Checking with Lean…",
 )
 
 AUDIT = VerifierSpec(
@@ -114,7 +112,6 @@ AUDIT = VerifierSpec(
     speed="A few minutes",
     documents=(".tex", ".lean"),
     glyph_rank=1,
-    running="Reading each declaration back…",
 )
 
 SUBMISSION = VerifierSpec(
@@ -139,7 +136,6 @@ SUBMISSION = VerifierSpec(
     speed="A few minutes",
     documents=(".json",),
     glyph_rank=0,
-    running="Verifying…",
 )
 
 BUILTINS = (COMPILE, LEAN, AUDIT, SUBMISSION)

@@ -13,20 +13,18 @@ repo switches modules on in its `jig.yaml`:
 
     modules: [lean-blueprint]
 
-`active_verifiers(path, enabled)` then answers which verifiers apply to a file: every built-in
-(`module` None, like `compile`) and every enabled one, kept to those whose `documents` include
-the file's suffix. A verifier whose module is off is absent, not pending.
+A built-in verifier (`module` None, like `compile`) is always on; any other is on when an
+enabled module switches it on, and absent, not pending, otherwise.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from jigcli.errors import UsageError
-from jigcli.verifiers.registry import VerifierSpec, all_verifiers, get_verifier
+from jigcli.verifiers.registry import get_verifier
 
 CATALOG_DIR = Path(__file__).resolve().parent / "modules"
 REPO_MODULES_DIR = "modules"
@@ -120,15 +118,3 @@ def enabled_verifiers(root: Path) -> set[str]:
             )
         enabled.update(module.verifies)
     return enabled
-
-
-def active_verifiers(path: Path | str, enabled: Iterable[str]) -> list[VerifierSpec]:
-    """The verifiers that apply to `path` now: built-ins and enabled ones, by its suffix."""
-    on = set(enabled)
-    suffix = Path(path).suffix.lower()
-    return [
-        spec
-        for spec in all_verifiers()
-        if (spec.module is None or spec.id in on)
-        and (not spec.documents or suffix in spec.documents)
-    ]

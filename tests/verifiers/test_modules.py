@@ -6,33 +6,11 @@ import pytest
 
 from jigcli.verifiers.modules import (
     ModuleError,
-    active_verifiers,
     catalog,
     enabled_modules,
     enabled_verifiers,
     load_manifest,
 )
-
-
-def ids(specs: list) -> list[str]:  # type: ignore[type-arg]
-    return [spec.id for spec in specs]
-
-
-def test_compile_is_active_on_a_tex_file_with_no_module_enabled() -> None:
-    assert ids(active_verifiers("paper.tex", set())) == ["compile"]
-
-
-def test_an_enabled_module_adds_its_verifiers_for_the_documents_they_apply_to() -> None:
-    assert ids(active_verifiers("paper.tex", {"lean", "audit"})) == ["compile", "lean", "audit"]
-    assert ids(active_verifiers("Paper.LEAN", {"lean", "audit"})) == ["lean", "audit"]
-
-
-def test_a_verifier_whose_module_is_off_is_absent_not_pending() -> None:
-    assert "lean" not in ids(active_verifiers("paper.lean", set()))
-
-
-def test_a_file_no_verifier_applies_to_has_none() -> None:
-    assert active_verifiers("notes.txt", {"lean", "audit"}) == []
 
 
 def test_the_catalog_ships_the_lean_modules_switching_on_lean_and_audit() -> None:
