@@ -7,7 +7,7 @@
 2. A pair the audit ledger (`<stem>.audit.json`) says is `refuted`, with both of its hashes still
    matching the statement's text and the declaration's source, is `refuted`: it leaves the Lean
    goal and is not checked.
-3. The rest is asked of Lean (`jigcli.paper.lean_runs`): one check of the sibling `.lean`, one
+3. The rest is asked of Lean (`jigcli.paper.lean_answers`): one check of the sibling `.lean`, one
    of the names declared elsewhere in the project, each declaration given `proved` /
    `conditional` / `sorry` / `error` / `assumed`.
 4. A statement paired with several declarations (`\\lean{A, B}`) takes the worst of them.
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from jigcli.latex.statements.model import Place, Statement
 from jigcli.paper import ledger as audit_ledger
-from jigcli.paper.lean_runs import LeanAnswer, Outcome, ask_lean
+from jigcli.paper.lean_answers import LeanAnswer, Outcome, ask_lean
 from jigcli.paper.pairing import Pair, Paper, open_paper
 from jigcli.verifiers.registry import SEVERITY, Status
 

@@ -14,8 +14,8 @@ from typing import Any
 from jigcli.console import shown_path
 from jigcli.errors import UsageError
 from jigcli.latex.statements.model import Place, Statement, missing_words
+from jigcli.paper.lean_answers import VERIFIER, Outcome
 from jigcli.paper.lean_check import Report, Row, worst
-from jigcli.paper.lean_runs import VERIFIER, Outcome
 from jigcli.paper.pairing import Pair
 from jigcli.verifiers.registry import failure_words, verdict_words
 

@@ -65,7 +65,7 @@ class VerifierSpec:
     verdicts: Mapping[str, Status]  # its own words, in its own order, each to a status
     says: Mapping[str, str]  # the words a surface prints for each verdict
     evidence: str  # where the real output behind a verdict lives
-    module: str | None  # the catalog module that switches it on; None = built in
+    bundle: str | None  # the catalog bundle that switches it on; None = built in
     pitch: str  # one sentence: what it checks
     speed: Speed  # how long one run takes
     documents: tuple[str, ...] = ()  # suffixes it applies to once on; empty = every document

@@ -41,7 +41,7 @@ _CONTROL = re.compile(r"\\([A-Za-z@]+|.)", re.DOTALL)
 def mask(source: str, conditionals: frozenset[str] = frozenset()) -> Masked:
     """Blank comments and skipped blocks; `conditionals` adds `\\newif` names (without `\\`)."""
     masker = _Masker(source, conditionals)
-    masker.run()
+    masker.blank_skipped()
     return Masked("".join(masker.visible), "".join(masker.structural))
 
 
@@ -61,7 +61,7 @@ class _Masker:
                 if visible:
                     self.visible[i] = " "
 
-    def run(self) -> None:
+    def blank_skipped(self) -> None:
         i, n = 0, len(self.src)
         while i < n:
             c = self.src[i]

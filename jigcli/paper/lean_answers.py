@@ -1,5 +1,6 @@
-"""Asking Lean about a paper's declarations: at most one check of the sibling `.lean` and one
-check of the names declared elsewhere in the Lake project, each ONE `lean` process.
+"""What Lean answers about a paper's declarations (`ask_lean`): at most one check of the
+sibling `.lean` and one check of the names declared elsewhere in the Lake project, each ONE
+`lean` process.
 
 1. The sibling check: ONE Lean run over the sibling `.lean`, through
    `jigcli.lean.backend.elaborate` (`lake env lean --json`). The generated check file is the

@@ -4,19 +4,19 @@ from pathlib import Path
 
 import pytest
 
-from jigcli.verifiers.modules import (
-    ModuleError,
+from jigcli.verifiers.bundles import (
+    BundleError,
     catalog,
-    enabled_modules,
+    enabled_bundles,
     enabled_verifiers,
     load_manifest,
 )
 
 
-def test_the_catalog_ships_the_lean_modules_switching_on_lean_and_audit() -> None:
-    modules = catalog()
+def test_the_catalog_ships_the_lean_bundles_switching_on_lean_and_audit() -> None:
+    bundles = catalog()
     for name in ("lean-blueprint", "lean4"):
-        assert modules[name].verifies == ("lean", "audit")
+        assert bundles[name].verifies == ("lean", "audit")
 
 
 def write(path: Path, text: str) -> Path:
@@ -25,9 +25,9 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def test_jig_yaml_enables_modules_and_their_verifiers(tmp_path: Path) -> None:
+def test_jig_yaml_enables_bundles_and_their_verifiers(tmp_path: Path) -> None:
     write(tmp_path / "jig.yaml", "modules: [lean-blueprint]\n")
-    assert enabled_modules(tmp_path) == ["lean-blueprint"]
+    assert enabled_bundles(tmp_path) == ["lean-blueprint"]
     assert enabled_verifiers(tmp_path) == {"lean", "audit"}
 
 
@@ -35,7 +35,7 @@ def test_no_jig_yaml_enables_nothing(tmp_path: Path) -> None:
     assert enabled_verifiers(tmp_path) == set()
 
 
-def test_a_repos_own_module_is_found_and_replaces_a_catalog_module(tmp_path: Path) -> None:
+def test_a_repos_own_bundle_is_found_and_replaces_a_catalog_bundle(tmp_path: Path) -> None:
     write(tmp_path / "modules" / "lean4.yaml", "name: lean4\nverifies: [lean]\n")
     write(tmp_path / "modules" / "papers.yaml", "verifies: [compile]\n")
     write(tmp_path / "jig.yaml", "modules: [lean4, papers]\n")
@@ -43,9 +43,9 @@ def test_a_repos_own_module_is_found_and_replaces_a_catalog_module(tmp_path: Pat
     assert enabled_verifiers(tmp_path) == {"lean", "compile"}
 
 
-def test_an_unknown_module_in_jig_yaml_is_refused_in_one_sentence(tmp_path: Path) -> None:
+def test_an_unknown_bundle_in_jig_yaml_is_refused_in_one_sentence(tmp_path: Path) -> None:
     write(tmp_path / "jig.yaml", "modules: [lean5]\n")
-    with pytest.raises(ModuleError, match="'lean5'"):
+    with pytest.raises(BundleError, match="'lean5'"):
         enabled_verifiers(tmp_path)
 
 
@@ -59,5 +59,5 @@ def test_an_unknown_module_in_jig_yaml_is_refused_in_one_sentence(tmp_path: Path
     ],
 )
 def test_a_malformed_manifest_is_refused(tmp_path: Path, text: str, complaint: str) -> None:
-    with pytest.raises(ModuleError, match=complaint):
+    with pytest.raises(BundleError, match=complaint):
         load_manifest(write(tmp_path / "bad.yaml", text))
