@@ -446,11 +446,12 @@ class _Tex:
             )  # fmt: skip
         from jigcli.latex import confine
 
-        return confine.run_confined(
+        job = confine.tex_job(
             argv, source=self.root.parent, out=self.out,
             env=confined_environment(self.root.parent, self.out),
             wall_sec=self.deadline.remaining(), chdir=cwd,
         )  # fmt: skip
+        return confine.run_confined(job)
 
 
 def _latexmk(tex: _Tex, engine: str) -> RunResult:

@@ -64,23 +64,15 @@ def unavailable() -> str | None:
     return probe(route_named(ROUTE), _trial())
 
 
-def run_confined(
-    argv: Sequence[str],
-    *,
-    source: Path,
-    out: Path,
-    env: Mapping[str, str],
-    wall_sec: float,
-    chdir: Path | None = None,
-) -> RunResult:
-    """`argv` run as a sandbox job (`tex_job`); raises `jigcli.sandbox.job.SetupFailed` when
-    the sandbox cannot be set up for it."""
+def run_confined(job: Job) -> RunResult:
+    """`job` (a `tex_job`) run on the bubblewrap route, its processes capped as the route's
+    probe verified; raises `jigcli.sandbox.job.SetupFailed` when the sandbox cannot be set up
+    for it."""
     from jigcli.sandbox.execute import execute
     from jigcli.sandbox.probe import process_cap
     from jigcli.sandbox.routes import route_named
 
     route = route_named(ROUTE)
-    job = tex_job(argv, source=source, out=out, env=env, wall_sec=wall_sec, chdir=chdir)
     return execute(route, job, process_cap(route, _trial()).mechanism).result
 
 

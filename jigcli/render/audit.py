@@ -90,8 +90,8 @@ def side_by_side(item: Item) -> None:
     lean_side = f"{item.decl}"
     if item.lean_file is not None:
         lean_side += f" · {shown_path(item.lean_file)}:{item.lean_line}"
-    table.add_column(paper_side, ratio=1)
-    table.add_column(lean_side, ratio=1)
+    table.add_column(Text(paper_side), ratio=1)  # the paper's words: never read as markup
+    table.add_column(Text(lean_side), ratio=1)
     lean_text = item.declaration or "(declared outside this file)"
     table.add_row(
         Text(item.statement or ""), Syntax(lean_text, "lean", word_wrap=True, theme="ansi_dark")
