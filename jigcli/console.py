@@ -1,5 +1,6 @@
 """Where output goes: human text through rich (colour only on a TTY, `NO_COLOR` honoured,
-both decided by rich itself), machine output as exactly one JSON document on stdout.
+both decided by rich itself), machine output as exactly one JSON document on stdout, and a
+path as a person would type it (`shown_path`), in both.
 
 rich is imported on first use so that `--json` paths and quick commands start light; `show`
 prints a line of markup without importing rich at all when stdout is not a terminal (where
@@ -12,6 +13,7 @@ import json
 import re
 import sys
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -30,6 +32,17 @@ def err() -> Console:
     from rich.console import Console
 
     return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def shown_path(path: Path) -> str:
+    """`path` as the person would type it: relative to the working directory when it lies
+    below it, else as given. Its folder is compared as the system finds it (links resolved),
+    its name as written: a link is shown where it stands, not where it leads."""
+    here = Path.cwd().resolve()
+    try:
+        return (path.parent.resolve() / path.name).relative_to(here).as_posix()
+    except ValueError:
+        return path.as_posix()
 
 
 def emit_json(document: Any) -> None:

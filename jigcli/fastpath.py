@@ -130,9 +130,9 @@ def main() -> None:
         guarded(lambda: run(**arguments))
     compiling = compile_arguments(sys.argv[1:])
     if compiling is not None:
-        from jigcli.commands.compile import run as compile_run
+        from jigcli.commands.compile import run as compile_command
 
-        guarded(lambda: compile_run(**compiling))
+        guarded(lambda: compile_command(**compiling))
     from jigcli.cli import main as full
 
     full()

@@ -103,11 +103,13 @@ class Standin:
         return [json.loads(line) for line in lines if line.strip()]
 
     def count(self, tool: str, first_arg: str | None = None) -> int:
-        return sum(
-            1
-            for call in self.calls()
-            if call["tool"] == tool
-            and (first_arg is None or (call["argv"] or [None])[0] == first_arg)  # type: ignore[index]
+        return len(
+            [
+                call
+                for call in self.calls()
+                if call["tool"] == tool
+                and (first_arg is None or (call["argv"] or [None])[0] == first_arg)  # type: ignore[index]
+            ]
         )
 
 

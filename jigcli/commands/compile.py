@@ -20,15 +20,10 @@ last result's exit code.
 
 from __future__ import annotations
 
-import json
-import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
-from jigcli.console import emit_json, err, out, show
+from jigcli.console import emit_json, out
 from jigcli.errors import UsageError
 from jigcli.latex.compile import (
     BuildResult,
@@ -38,18 +33,9 @@ from jigcli.latex.compile import (
     from_record,
     up_to_date,
 )
-from jigcli.latex.diagnostic import Diagnostic
 from jigcli.latex.root import find_root, source_files
 from jigcli.latex.state import load as load_state
-from jigcli.latex.state import state_path
-from jigcli.verifiers.registry import failure_words, verdict_words, verifier_status
-
-# rich (through jigcli.verifiers.render) is imported only for human output: `--json` on a
-# paper that has not changed answers without it.
-
-VERIFIER = "compile"
-_DEBOUNCE_MS = 1600  # the most a burst of changes is held back
-_SETTLE_MS = 150  # quiet this long after a change and the edit counts as settled
+from jigcli.render import compile as render
 
 
 def run(file: Path, *, as_json: bool, watch: bool, no_build: bool, engine: str | None) -> int:
@@ -62,9 +48,9 @@ def run(file: Path, *, as_json: bool, watch: bool, no_build: bool, engine: str |
     result = check(root, chosen.engine) if no_build else _build(root, chosen.engine)
     result.engine_from = chosen.source
     if as_json:
-        emit_json(to_json(result))
+        emit_json(render.document(result))
     else:
-        _print(result)
+        render.show(result)
     return exit_code(result)
 
 
@@ -72,144 +58,13 @@ def exit_code(result: BuildResult) -> int:
     return 0 if result.verdict == "compiled" else 1
 
 
-# -- the JSON document -------------------------------------------------------------------------
-
-
-def _shown(path: Path) -> str:
-    """A path as the user would type it: relative to the working directory when inside it."""
-    try:
-        return path.relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()
-
-
-def _evidence(result: BuildResult) -> Path:
-    if result.verdict == "stale":
-        record = state_path(result.root)
-        return record if record.is_file() else result.root
-    return result.log
-
-
-def to_json(result: BuildResult) -> dict[str, Any]:
-    document: dict[str, Any] = {
-        "verifier": VERIFIER,
-        "document": _shown(result.root),
-        "verdict": result.verdict,
-        "status": verifier_status(VERIFIER, result.verdict),
-        "diagnostics": [d.to_json() for d in result.diagnostics],
-        "engine": result.engine_words,
-        "engine_from": {"engine": result.engine, "from": result.engine_from or None},
-        "pdf": _shown(result.pdf) if result.pdf else None,
-        "log": _shown(result.log),
-        "evidence": _shown(_evidence(result)),
-    }
-    if result.verdict == "stale":
-        document["changed"] = result.changed
-    if result.failure is not None:
-        document["failure"] = {
-            "why": result.failure.why,
-            "words": failure_words(VERIFIER, result.failure.why),
-            "detail": result.failure.detail,
-        }
-    return document
-
-
-# -- human output ------------------------------------------------------------------------------
-
-_ORDER = {"error": 0, "warning": 1, "info": 2}
-
-
-def _print(result: BuildResult) -> None:
-    for diagnostic in sorted(result.diagnostics, key=lambda d: _ORDER[d.severity]):
-        show(_diagnostic_line(result.root, diagnostic))
-    show(_summary_line(result))
-
-
-def _diagnostic_line(root: Path, diagnostic: Diagnostic) -> str:
-    from jigcli.verifiers.render import escape, place, result_line
-
-    path = _shown(root.parent / diagnostic.file)
-    if diagnostic.severity == "info":
-        note = escape("note: " + diagnostic.message)
-        return f"{escape(place(path, diagnostic.line))} [dim]{note}[/]"
-    status = verifier_status(VERIFIER, "error" if diagnostic.severity == "error" else "warning")
-    # The severity in words too, as compilers print it: a warning and an error share one
-    # filled mark, told apart only by colour, which a log or NO_COLOR does not show.
-    return result_line(
-        path, diagnostic.line, status, f"{diagnostic.severity}: {diagnostic.message}"
-    )
-
-
-def _summary_line(result: BuildResult) -> str:
-    from jigcli.verifiers.render import failure_line, result_line
-
-    document = _shown(result.root)
-    if result.failure is not None:
-        evidence = _shown(result.log) if result.log.is_file() else None
-        return failure_line(
-            document, VERIFIER, result.failure.why, detail=result.failure.detail, evidence=evidence
-        )
-    parts = [verdict_words(VERIFIER, result.verdict)]
-    if result.verdict == "stale":
-        parts.append("changed: " + ", ".join(result.changed))
-    else:
-        parts += _counts(result.diagnostics)
-        if result.engine_words:
-            parts.append(f"Built with {result.engine_words}")
-        if result.engine_from and result.engine_from != "the default":
-            parts.append(f"{result.engine} ({result.engine_from})")
-        if not result.started_process:
-            parts.append("nothing changed since the last build")
-    status = verifier_status(VERIFIER, result.verdict)
-    evidence = _shown(_evidence(result))
-    return result_line(document, None, status, " · ".join(parts), evidence=evidence)
-
-
-def _counts(diagnostics: list[Diagnostic]) -> list[str]:
-    counts = []
-    for severity, one, many in (
-        ("error", "error", "errors"),
-        ("warning", "warning", "warnings"),
-        ("info", "note", "notes"),
-    ):
-        n = sum(1 for d in diagnostics if d.severity == severity)
-        if n:
-            counts.append(f"{n} {one if n == 1 else many}")
-    return [", ".join(counts)] if counts else []
-
-
 def _build(root: Path, engine: str) -> BuildResult:
     """The last build's result when nothing changed, else a build with a running line."""
     last = up_to_date(root, engine)
     if last is not None:
         return from_record(root, last)
-    with _running_line(root):
+    with render.running_line(root):
         return build(root, engine)
-
-
-@contextmanager
-def _running_line(root: Path) -> Iterator[None]:
-    """One line on stderr with a clock while TeX runs (only on a terminal)."""
-    if not sys.stderr.isatty():
-        yield
-        return
-    from rich.live import Live
-    from rich.text import Text
-
-    from jigcli.verifiers.render import mark
-
-    console = err()
-
-    words = verdict_words(VERIFIER, "compiling")
-    started = time.monotonic()
-
-    class Clock:
-        def __rich__(self) -> Text:
-            elapsed = time.monotonic() - started
-            return Text.from_markup(f"{mark('pending')} {_shown(root)}: {words} {elapsed:.1f} s")
-
-    with Live(Clock(), console=console, refresh_per_second=8, transient=True):
-        yield
 
 
 # -- --watch -----------------------------------------------------------------------------------
@@ -227,55 +82,18 @@ def _watched(root: Path) -> set[Path]:
     return files
 
 
-def _watch_folders(root: Path, files: set[Path]) -> list[Path]:
-    folders = {root.parent}
-    for path in files:
-        if not path.is_relative_to(root.parent) and path.parent.is_dir():
-            folders.add(path.parent)
-    return sorted(folders)
-
-
-def _emit_line(result: BuildResult) -> None:
-    sys.stdout.write(json.dumps(to_json(result), ensure_ascii=False) + "\n")
-    sys.stdout.flush()
-
-
-def _show(result: BuildResult, as_json: bool) -> None:
-    if as_json:
-        _emit_line(result)
-    else:
-        _print(result)
-
-
 def _watch(root: Path, engine: str, *, as_json: bool) -> int:
-    from watchfiles import watch
+    from jigcli.watch import Checked, check_on_every_edit
 
-    # The exit code is the last result shown, set before it is shown: Ctrl-C can come anywhere.
-    last = [1]
-    try:
-        _rebuild(root, engine, last, as_json=as_json, first=True)
-        watched = _watched(root)
-        # One watcher for the whole session: edits made while TeX runs wait in its queue.
-        for _batch in watch(
-            *_watch_folders(root, watched),
-            watch_filter=lambda _change, path: Path(path).resolve() in watched,
-            debounce=_DEBOUNCE_MS,
-            step=_SETTLE_MS,
-        ):
-            if up_to_date(root, engine) is None:
-                _rebuild(root, engine, last, as_json=as_json, first=False)
-                watched.clear()
-                watched.update(_watched(root))
-    except KeyboardInterrupt:
-        pass
-    return last[0]
+    def rebuild(first: bool) -> Checked | None:
+        if not first and up_to_date(root, engine) is not None:
+            return None  # touched, not changed
+        if as_json:
+            render.json_line(BuildResult(root, engine, "compiling"))
+        elif not first:
+            out().print(f"[dim]{time.strftime('%H:%M:%S')} · rebuilding[/]")
+        result = _build(root, engine)
+        shown = render.json_line if as_json else render.show
+        return Checked(exit_code(result), lambda: shown(result))
 
-
-def _rebuild(root: Path, engine: str, last: list[int], *, as_json: bool, first: bool) -> None:
-    if as_json:
-        _emit_line(BuildResult(root, engine, "compiling"))
-    elif not first:
-        out().print(f"[dim]{time.strftime('%H:%M:%S')} · rebuilding[/]")
-    result = _build(root, engine)
-    last[0] = exit_code(result)
-    _show(result, as_json)
+    return check_on_every_edit(rebuild, lambda: _watched(root))

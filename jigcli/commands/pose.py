@@ -104,7 +104,7 @@ def run_certificate(
         commit,
         allow_no_netns,
     )
-    posed = pose_certificate(repo, request, on_run=running)
+    posed = pose_certificate(repo, request, on_example=running)
     console = out()
     for judged in posed.judged:
         outcome = judged.outcome

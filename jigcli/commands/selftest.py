@@ -14,6 +14,7 @@ from pathlib import Path
 from jigcli.cachedir import default_cache_dir
 from jigcli.console import emit_json, out, say_error
 from jigcli.errors import JigError, RepoNotFound, UsageError
+from jigcli.render.selftest import progress, show
 from jigcli.repo import Repo
 from jigcli.run import Deadline
 from jigcli.safewrite import UnsafeTarget, check_folders
@@ -21,8 +22,7 @@ from jigcli.selftest import report
 from jigcli.selftest.cache import Keys, VerdictCache
 from jigcli.selftest.discover import default_folders, discover
 from jigcli.selftest.judge import judge
-from jigcli.selftest.progress import progress
-from jigcli.selftest.runner import Interrupted, Settings, plan_jobs, run_cases
+from jigcli.selftest.runner import Interrupted, Settings, plan_jobs, verify_cases
 from jigcli.selftest.shard import parse_shard, select
 from jigcli.summary import append_step_summary
 
@@ -46,7 +46,7 @@ def run(
     allow_no_netns: bool,
     root: Path | None,
 ) -> int:
-    run_budget = Deadline(budget) if budget is not None else None  # it counts from the start
+    whole_budget = Deadline(budget) if budget is not None else None  # it counts from the start
     chosen_shard = parse_shard(shard) if shard is not None else None
     repo = _repo_for(paths, root)
     _check_work_folders(repo)
@@ -56,14 +56,14 @@ def run(
     cases = select(every, chosen_shard) if chosen_shard else every
     scope = f"shard {chosen_shard} ({len(cases)} of {len(every)})" if chosen_shard else "selftest"
     settings = Settings(
-        plan_jobs(jobs), timeout=timeout, allow_no_netns=allow_no_netns, budget=run_budget
+        plan_jobs(jobs), timeout=timeout, allow_no_netns=allow_no_netns, budget=whole_budget
     )
     cache = VerdictCache(default_cache_dir()) if use_cache else None
     keys = Keys(repo, allow_no_netns=allow_no_netns)
     interrupted = False
     try:
         with progress(len(cases), quiet=as_json) as on_done:
-            outcomes = run_cases(cases, repo, settings, cache=cache, keys=keys, on_done=on_done)
+            outcomes = verify_cases(cases, repo, settings, cache=cache, keys=keys, on_done=on_done)
     except Interrupted as stop:  # Ctrl-C: report what finished, then exit as a Ctrl-C does
         outcomes, interrupted, scope = stop.outcomes, True, f"{scope}, interrupted"
     results = judge(outcomes, repo, require_lean=require_lean)
@@ -75,7 +75,7 @@ def run(
     elif not cases:
         out().print(f"{scope}: this shard holds none of the {len(every)} examples; nothing to do.")
     elif results or not interrupted:
-        report.show(results, verified=verified, scope=scope)
+        show(results, verified=verified, scope=scope)
     if interrupted:
         say_error(
             f"interrupted: {len(cases) - len(results)} of {len(cases)} examples were not "

@@ -2,11 +2,12 @@
 and which of them the repo's `jig.yaml` turns on.
 
 `--json` prints a list of `{"id", "label", "subject", "trigger", "verdicts": {word: status},
-"module", "documents", "enabled", "command"}`, in registration order; `module` is null for a
-built-in; `enabled` is true or false for the repo (`--root`, else found by walking up: a
-built-in is always on, another verifier when a module its `jig.yaml` lists switches it on) and
-null outside any repo; `command` is the jig command that runs it on request, which it does
-whether or not the repo switches it on.
+"module", "documents", "enabled", "command"}`, in registration order; `module` names the
+bundle that switches it on (the key predates the word), null for a built-in; `enabled` is
+true or false for the repo (`--root`, else found by walking up: a built-in is always on,
+another verifier when a bundle its `jig.yaml` lists switches it on) and null outside any
+repo; `command` is the jig command that runs it on request, which it does whether or not the
+repo switches it on.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from jigcli.console import emit_json, out
 from jigcli.errors import RepoNotFound
 from jigcli.repo import Repo
-from jigcli.verifiers.modules import CONFIG_FILE, catalog, enabled_verifiers
+from jigcli.verifiers.bundles import CONFIG_FILE, CONFIG_KEY, catalog, enabled_verifiers
 from jigcli.verifiers.registry import VerifierSpec, all_verifiers
 from jigcli.verifiers.render import mark
 
@@ -37,7 +38,7 @@ def describe(spec: VerifierSpec, enabled: bool | None = None) -> dict[str, Any]:
         "subject": spec.subject,
         "trigger": spec.trigger,
         "verdicts": dict(spec.verdicts),
-        "module": spec.module,
+        "module": spec.bundle,  # the key predates the word bundle
         "documents": list(spec.documents),
         "enabled": enabled,
         "command": COMMANDS.get(spec.id),
@@ -61,7 +62,7 @@ def run(*, as_json: bool, root: Path | None) -> int:
         facts = [
             spec.subject,
             spec.trigger,
-            spec.module or "built in",
+            spec.bundle or "built in",
             " ".join(spec.documents) or "any",
         ]
         if enabled[spec.id] is not None:
@@ -87,22 +88,22 @@ def _repo(root: Path | None) -> Path | None:
 def _is_on(spec: VerifierSpec, on: set[str] | None) -> bool | None:
     if on is None:
         return None
-    return spec.module is None or spec.id in on
+    return spec.bundle is None or spec.id in on
 
 
 def _switched_on_by(repo: Path | None) -> dict[str, list[str]]:
-    """For each verifier id, the modules (jig's catalog and the repo's) that switch it on."""
+    """For each verifier id, the bundles (jig's catalog and the repo's) that switch it on."""
     by_id: dict[str, list[str]] = {}
-    for module in catalog(repo).values():
-        for verifier_id in module.verifies:
-            by_id.setdefault(verifier_id, []).append(module.name)
+    for bundle in catalog(repo).values():
+        for verifier_id in bundle.verifies:
+            by_id.setdefault(verifier_id, []).append(bundle.name)
     return by_id
 
 
-def _on_words(spec: VerifierSpec, enabled: bool | None, modules: list[str]) -> str:
+def _on_words(spec: VerifierSpec, enabled: bool | None, bundles: list[str]) -> str:
     if enabled:
         return "on"
-    names = " or ".join(sorted(modules)) or str(spec.module)
+    names = " or ".join(sorted(bundles)) or str(spec.bundle)
     command = COMMANDS.get(spec.id)
     asked = f"runs on request ({command}); " if command else ""
-    return f"{asked}not switched on for this repo: list {names} in {CONFIG_FILE}'s modules"
+    return f"{asked}not switched on for this repo: list {names} in {CONFIG_FILE}'s {CONFIG_KEY}"

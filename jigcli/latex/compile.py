@@ -35,14 +35,14 @@ from typing import TYPE_CHECKING, Any
 
 from jigcli.errors import UsageError
 from jigcli.latex import state as build_state
-from jigcli.latex.diagnostic import Diagnostic
-from jigcli.verifiers.registry import Why
+from jigcli.latex.diagnostic import Diagnostic, file_name
 
 if TYPE_CHECKING:
     # The process runner (subprocess, selectors) is imported only when a build starts: a
     # rebuild with nothing changed never needs it, and its start-up is what users wait for.
     from jigcli.latex.log import LogReport
     from jigcli.run import Deadline, RunResult
+    from jigcli.verifiers.registry import Why  # the contract's reasons a build can fail for
 
 ENGINES = {"pdflatex": "-pdf", "xelatex": "-pdfxe", "lualatex": "-pdflua"}
 DEFAULT_ENGINE = "pdflatex"
@@ -221,6 +221,7 @@ def from_record(root: Path, last: build_state.State) -> BuildResult:
 def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
     from jigcli.latex.log import parse_log
     from jigcli.run import Deadline, ProgramMissing
+    from jigcli.sandbox.job import SetupFailed
 
     started_ns = time.time_ns()
     deadline = Deadline(timeout)
@@ -246,6 +247,8 @@ def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
             outcome = _engine_passes(tex, engine)
     except ProgramMissing as missing:
         return _failed(root, engine, "not_set_up", f"{missing.program} is not on PATH")
+    except SetupFailed as failed:  # only a confined build sets up a sandbox
+        return _failed(root, engine, "refused", _sandbox_refused(engine, str(failed)))
     if out is not None:
         confine.copy_back(out, root)
     failure = _infrastructure_failure(outcome, timeout)
@@ -276,7 +279,7 @@ def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
 
 
 def _linked_out(root: Path, link: Path, target: str) -> str:
-    shown = _relative(link, root.parent)
+    shown = file_name(link, root.parent)
     return (
         f"{shown} is a link to {target}, outside the paper's folder, and TeX would read or "
         "write through it: remove the link, or copy the file into the folder"
@@ -287,6 +290,14 @@ def _unconfined(engine: str, why: str) -> str:
     return (
         f"{engine} runs the paper's Lua, which can read and write any file, so jig runs it only "
         f"inside bubblewrap, and {why}: install bubblewrap, or build with --engine xelatex"
+    )
+
+
+def _sandbox_refused(engine: str, why: str) -> str:
+    return (
+        f"{engine} runs the paper's Lua, which can read and write any file, so jig runs it only "
+        f"inside bubblewrap, which refused this build ({why}): move the paper into a folder of "
+        "its own, or build with --engine xelatex"
     )
 
 
@@ -340,15 +351,8 @@ def _naming(sources: list[Path], folder: Path, name: str) -> tuple[str, int | No
             continue
         for number, text in enumerate(lines, start=1):
             if stem in text:
-                return _relative(source, folder), number
-    return _relative(sources[0], folder), None
-
-
-def _relative(path: Path, folder: Path) -> str:
-    try:
-        return path.relative_to(folder).as_posix()
-    except ValueError:
-        return path.as_posix()
+                return file_name(source, folder), number
+    return file_name(sources[0], folder), None
 
 
 def _verdict(root: Path, engine: str, report: LogReport, log_text: str) -> BuildResult:
@@ -431,7 +435,8 @@ class _Tex:
     def outputs(self) -> Path:
         return self.out or self.root.parent
 
-    def run(self, argv: list[str], *, cwd: Path | None = None) -> RunResult:
+    def invoke(self, argv: list[str], *, cwd: Path | None = None) -> RunResult:
+        """`argv` run for this build: beside the root, or confined (`jigcli.latex.confine`)."""
         from jigcli.run import run
 
         if self.out is None:
@@ -441,35 +446,38 @@ class _Tex:
             )  # fmt: skip
         from jigcli.latex import confine
 
-        argv = confine.command(
+        job = confine.tex_job(
             argv, source=self.root.parent, out=self.out,
-            env=confined_environment(self.root.parent, self.out), chdir=cwd,
+            env=confined_environment(self.root.parent, self.out),
+            wall_sec=self.deadline.remaining(), chdir=cwd,
         )  # fmt: skip
-        return run(argv, cwd=self.root.parent, timeout=self.deadline.remaining())
+        return confine.run_confined(job)
 
 
 def _latexmk(tex: _Tex, engine: str) -> RunResult:
     outdir = [f"-outdir={tex.out}"] if tex.out is not None else []
-    return tex.run(["latexmk", "-norc", ENGINES[engine], *outdir, *ENGINE_OPTIONS, tex.root.name])
+    return tex.invoke(
+        ["latexmk", "-norc", ENGINES[engine], *outdir, *ENGINE_OPTIONS, tex.root.name]
+    )
 
 
 def _engine_passes(tex: _Tex, engine: str) -> RunResult:
     """No latexmk: run the engine until references settle, BibTeX once when the paper cites."""
     outdir = [f"-output-directory={tex.out}"] if tex.out is not None else []
     argv = [engine, *ENGINE_OPTIONS, *outdir, tex.root.name]
-    outcome = tex.run(argv)
+    outcome = tex.invoke(argv)
     ran_bibtex = False
     for _ in range(MAX_ENGINE_PASSES - 1):
         if _infrastructure_failure(outcome, tex.deadline.seconds) or _fatal(tex):
             break
         if not ran_bibtex and _cites(tex) and shutil.which("bibtex") is not None:
             ran_bibtex = True
-            bib = tex.run(["bibtex", tex.root.stem], cwd=tex.outputs)
+            bib = tex.invoke(["bibtex", tex.root.stem], cwd=tex.outputs)
             if _infrastructure_failure(bib, tex.deadline.seconds):
                 return bib
         elif not _asks_rerun(tex):
             break
-        outcome = tex.run(argv)
+        outcome = tex.invoke(argv)
     return outcome
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from jigcli.latex.statements import Statement
+from jigcli.latex.statements.model import Statement
 
 # The contract's colours (§5), as graphviz names them.
 _FILL = {

@@ -7,6 +7,7 @@ the log reader and its patterns.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 Severity = Literal["error", "warning", "info"]
@@ -26,3 +27,12 @@ class Diagnostic:
             "severity": self.severity,
             "message": self.message,
         }
+
+
+def file_name(path: Path, folder: Path) -> str:
+    """How a diagnostic names `path`: relative to the root document's `folder` when inside it,
+    else as it is."""
+    try:
+        return path.relative_to(folder).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jigcli.latex.diagnostic import Diagnostic, Severity
+from jigcli.latex.diagnostic import Diagnostic, Severity, file_name
 from jigcli.latex.root import strip_comments
 
 
@@ -384,7 +384,7 @@ class _Reader:
         """A project file and line for a message about `file` (maybe a system file)."""
         project = self._project_path(file) if file else None
         if project is not None:
-            return self._relative(project), line
+            return file_name(project, self.root_dir), line
         # From inside a package or class: say it on the project file that loaded it.
         loader = next(
             (entry for entry in reversed(self.stack)
@@ -394,13 +394,7 @@ class _Reader:
         if loader is None:
             return (file or "?"), line
         loaded_by = self._locate_name(loader, Path(file).stem) if file else None
-        return self._relative(self._project_path(loader) or Path(loader)), loaded_by
-
-    def _relative(self, path: Path) -> str:
-        try:
-            return path.relative_to(self.root_dir).as_posix()
-        except ValueError:
-            return path.as_posix()
+        return file_name(self._project_path(loader) or Path(loader), self.root_dir), loaded_by
 
     def _source(self, path: Path) -> list[str]:
         key = str(path)

@@ -109,12 +109,6 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def has_documentclass(path: Path) -> bool:
-    """True when `path` declares `\\documentclass` outside comments and verbatim."""
-    text = _read(path)
-    return text is not None and _DOCUMENTCLASS.search(strip_comments(text)) is not None
-
-
 def declares_document(path: Path, depth: int = _MAX_DOCUMENT_DEPTH) -> bool:
     """True when `path` starts a document: its own `\\documentclass`, or one in a file it
     `\\input`s before any `\\begin{document}` (the HoTT book's `hott-online.tex`)."""

@@ -89,7 +89,7 @@ def commit_message(problem_id: str) -> str:
 
 
 def pose_certificate(
-    repo: Repo, request: CertificatePose, *, on_run: Callable[[Example], None] | None = None
+    repo: Repo, request: CertificatePose, *, on_example: Callable[[Example], None] | None = None
 ) -> PosedProblem:
     checker_source = _read(request.checker, "--checker")  # 1
     examples = [Example(request.green, "green", _read(request.green, "--green"))]
@@ -118,8 +118,8 @@ def pose_certificate(
     effective, lowered = clamp(limits, lane("default"))  # 4
     judged = []
     for example in examples:
-        if on_run is not None:
-            on_run(example)
+        if on_example is not None:
+            on_example(example)  # the checker is about to run on it
         outcome = check_witness(
             checker_source, example.data, effective, allow_unsandboxed=request.allow_no_netns
         )

@@ -133,7 +133,7 @@ def example_problem(label: str, example: LeanExample) -> str | None:
 
 
 def _missing_decl(example: LeanExample, label: str) -> str | None:
-    from jigcli.audit.pairing import read_lean
+    from jigcli.lean.declarations import read_lean
 
     decl = example.decl(label)
     found = read_lean(example.source).by_full_name(decl)

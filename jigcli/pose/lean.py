@@ -157,19 +157,19 @@ def _elaborate(repo: Repo, label: str, text: str, timeout: float) -> Elaboration
     with tempfile.TemporaryDirectory(prefix="jig-pose-") as scratch:
         file = Path(scratch) / f"{label}.lean"
         file.write_text(text, encoding="utf-8")
-        run = backend.elaborate(toolchain, repo, file, timeout=timeout)
-    if run.result.timed_out:
+        elaboration = backend.elaborate(toolchain, repo, file, timeout=timeout)
+    if elaboration.result.timed_out:
         raise PoseRefused(f"Lean did not finish elaborating {shown} within {timeout:g} s")
-    errors = run.output.errors
+    errors = elaboration.output.errors
     if errors:
         first = errors[0]
         raise PoseRefused(f"Lean rejects {shown}: {first.where(shown)} {first.headline()}")
-    if run.crashed:
-        said = run.result.output.strip().splitlines()[-1:] or ["no output"]
+    if elaboration.crashed:
+        said = elaboration.result.output.strip().splitlines()[-1:] or ["no output"]
         raise PoseRefused(f"Lean stopped without a verdict on {shown} ({said[0]})")
     warnings = [
         f"{message.where(shown)} {message.headline()}"
-        for message in run.output.messages
+        for message in elaboration.output.messages
         if message.severity == "warning" and not message.mentions("declaration uses")
     ]
     return Elaboration(True, f"elaborated by {toolchain.describe()}", warnings)

@@ -8,5 +8,6 @@ The parts, in the order a run uses them:
 3. `cache` — verdicts keyed by everything that can change them;
 4. `runner` — the verifications not in the cache, in parallel, each in its own work dir;
 5. `judge` — each verdict against its `expect`/`expect_reason`, then the duplicate check;
-6. `report` — the table, the JSON document, verdict files and the GitHub step summary.
+6. `report` — the JSON document, verdict files and the GitHub step summary (the table a
+   person sees, and the progress, are `jigcli.render.selftest`'s).
 """

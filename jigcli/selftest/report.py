@@ -1,22 +1,19 @@
-"""What a selftest leaves behind: the table, the JSON document, one verdict file per
-manifest under `.jig/verdicts/`, and the Markdown for the GitHub step summary."""
+"""What a selftest leaves behind: the JSON document, one verdict file per manifest under
+`.jig/verdicts/`, the summary line and the Markdown for the GitHub step summary (the table a
+person sees is `jigcli.render.selftest`'s)."""
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from jigcli.display import one_line
 from jigcli.errors import UsageError
 from jigcli.repo import Repo
 from jigcli.safefiles import Unreadable, read_beneath
 from jigcli.safewrite import UnsafeTarget, write_beneath
 from jigcli.selftest.judge import Result
 from jigcli.summary import cell, code, table
-from jigcli.verdict import REASONS
 
 HASH_PREFIX = 12  # hex digits of the term hash shown in tables
 
@@ -51,11 +48,6 @@ def to_json(results: Sequence[Result]) -> dict[str, Any]:
 
 
 VERDICT_FILE_CAP = 64 * 1024 * 1024  # a verdict file read back to compare
-
-
-def verdict_path(repo: Repo, rel: str) -> Path:
-    """`.jig/verdicts/<manifest path>`: the verdict sits where the manifest does, mirrored."""
-    return repo.root / verdict_relative(repo, rel)
 
 
 def verdict_relative(repo: Repo, rel: str) -> str:
@@ -98,89 +90,6 @@ def expected(result: Result) -> str:
 
 def status(result: Result) -> str:
     return "skipped" if result.skipped else "matched" if result.matched else "FAILED"
-
-
-# -- for a person ---------------------------------------------------------------------------
-
-
-def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
-    """The table, then each failure and each kind of skip in a sentence, then the totals."""
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
-
-    from jigcli.console import out
-    from jigcli.verifiers.render import mark, result_line
-
-    console = out()
-    table = Table(show_edge=False, pad_edge=False, header_style="bold")
-    for column in ("manifest", "verdict", "reason", "hash", "expected", "matched", "cached"):
-        table.add_column(column, no_wrap=column != "manifest", overflow="fold")
-    for r in results:
-        table.add_row(
-            escape(r.case.rel),
-            escape(r.verdict or "—"),
-            escape(r.reason or "—"),
-            hash_prefix(r),
-            escape(expected(r)),
-            f"{mark(_state(r))} {status(r)}",
-            "cached" if r.cached else "",
-        )
-    if not console.is_terminal:  # a CI log or a pipe has no width to fit: do not cut to 80
-        Console(file=console.file, width=max(console.width, 200), highlight=False).print(table)
-    elif (
-        console.measure(table, options=console.options.update_width(10_000)).maximum
-        <= console.width
-    ):
-        console.print(table)
-    else:  # a table squeezed into a narrow terminal drops the manifest column: one line each
-        for r in results:
-            console.print(result_line(r.case.rel, None, _state(r), _row_words(r)))
-    shared = _shared_details(results)
-    for r in results:
-        for problem in r.problems if r.failed else ():
-            if r.reason in shared:  # said once below, not once per example
-                problem = problem.removesuffix(f": {r.detail}")
-            console.print(result_line(r.case.rel, None, "error", one_line(problem)))
-    for reason, number in Counter(r.reason for r in results if r.skipped).items():
-        console.print(f"{mark('pending')} {number} skipped {escape(_advice(reason))}")
-    # Failures that say nothing about the examples (no sandbox, a crash): what to do, once.
-    for reason, number in Counter(r.reason for r in results if r.failed).items():
-        if reason in REASONS and not REASONS[reason].actionable:
-            said = f" — {one_line(shared[reason])}" if reason in shared else ""
-            console.print(
-                f"{mark('error')} {number} failed {escape(_advice(reason))}{escape(said)}"
-            )
-    console.print(escape(summary_line(results, verified=verified, scope=scope)))
-
-
-def _state(result: Result) -> str:
-    return "pending" if result.skipped else "ok" if result.matched else "error"
-
-
-def _row_words(result: Result) -> str:
-    """A table row as words: `matched · red sorry, expected red sorry · ab12… · cached`."""
-    got = " ".join(part for part in (result.verdict, result.reason) if part) or "—"
-    parts = [status(result), f"{got}, expected {expected(result)}"]
-    parts += [hash_prefix(result)] if hash_prefix(result) else []
-    parts += ["cached"] if result.cached else []
-    return " · ".join(parts)
-
-
-def _shared_details(results: Sequence[Result]) -> dict[str, str]:
-    """Reasons about this machine rather than the examples (no sandbox, no toolchain) whose
-    failures all carry one detail: that detail, to be said once."""
-    details: dict[str, set[str]] = {}
-    for r in results:
-        if r.failed and r.reason in REASONS and not REASONS[r.reason].actionable:
-            details.setdefault(r.reason, set()).add(r.detail)
-    return {reason: next(iter(said)) for reason, said in details.items() if len(said) == 1}
-
-
-def _advice(reason: str | None) -> str:
-    """`(reason): what to do`, from the one table of reasons."""
-    known = REASONS.get(reason or "")
-    return f"({reason}): {known.words}. {known.next}" if known else f"({reason})"
 
 
 def summary_line(results: Sequence[Result], *, verified: int, scope: str) -> str:

@@ -120,7 +120,7 @@ def work_dir_for(repo: Repo, case: Case) -> Path:
     return repo.work_dir / "work" / "selftest" / f"{name}-{sha256_hex(case.rel)[:8]}"
 
 
-def run_cases(
+def verify_cases(
     cases: Sequence[Case],
     repo: Repo,
     settings: Settings,

@@ -1,6 +1,6 @@
 """The built-in verifiers, with exactly the contract's verdict words and mappings (§2).
 
-`compile` is built in (no module) for `.tex`; `lean` and `audit` are switched on by a module
+`compile` is built in (no bundle) for `.tex`; `lean` and `audit` are switched on by a bundle
 that declares `verifies: [lean, audit]`. `submission` is the verifier behind `jig verify`: its
 verdict words are the verdict's own (`green`, `red`, as in `conject.verdict.v1`), so the
 registry and the verdict file never disagree; *why* a red is red is the verdict's reason, which
@@ -37,12 +37,11 @@ COMPILE = VerifierSpec(
         "refused": "TeX refused to build this document.",
     },
     evidence="the TeX log beside the root document (<root>.log)",
-    module=None,
+    bundle=None,
     pitch="Builds the PDF with shell escape off and names every error and warning by its line.",
     speed="A few seconds",
     documents=(".tex",),
     glyph_rank=2,
-    running="Building the PDF…",
 )
 
 LEAN = VerifierSpec(
@@ -75,12 +74,11 @@ LEAN = VerifierSpec(
         "refused": "Lean refused to check this file.",
     },
     evidence="the Lean compiler's real output, and the declaration in the sibling .lean",
-    module="lean-blueprint",
+    bundle="lean-blueprint",
     pitch="Checks each theorem against a Lean 4 proof.",
     speed="A few minutes",
     documents=(".tex", ".lean"),
     glyph_rank=3,
-    running="Checking with Lean…",
 )
 
 AUDIT = VerifierSpec(
@@ -109,12 +107,11 @@ AUDIT = VerifierSpec(
         "refused": "The reader refused to judge this pair.",
     },
     evidence="<stem>.audit.json: each judgement with the SHA-256 of the .tex and .lean it read",
-    module="lean-blueprint",
+    bundle="lean-blueprint",
     pitch="Checks that each Lean declaration says what its statement in the paper says.",
     speed="A few minutes",
     documents=(".tex", ".lean"),
     glyph_rank=1,
-    running="Reading each declaration back…",
 )
 
 SUBMISSION = VerifierSpec(
@@ -134,12 +131,11 @@ SUBMISSION = VerifierSpec(
         "refused": "The verifier refused this submission.",
     },
     evidence="the verdict JSON (--out) with every check's output",
-    module=None,
+    bundle=None,
     pitch="Decides whether a submitted proof or witness proves its canonical statement.",
     speed="A few minutes",
     documents=(".json",),
     glyph_rank=0,
-    running="Verifying…",
 )
 
 BUILTINS = (COMPILE, LEAN, AUDIT, SUBMISSION)

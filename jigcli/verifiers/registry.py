@@ -20,6 +20,8 @@ from typing import Literal, get_args
 # inferred `ok`.
 Status = Literal["ok", "conditional", "warn", "error", "pending"]
 STATUSES: tuple[Status, ...] = get_args(Status)
+# Worst first: of several results, the first of these present wins.
+SEVERITY: tuple[Status, ...] = ("error", "warn", "conditional", "pending", "ok")
 
 Subject = Literal["document", "statement", "claim", "link"]
 SUBJECTS: tuple[Subject, ...] = get_args(Subject)
@@ -33,7 +35,8 @@ TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
 Why = Literal["unreachable", "too_big", "not_set_up", "refused"]
 WHYS: tuple[Why, ...] = get_args(Why)
 
-SPEED_WORDS = ("A few seconds", "About a minute", "A few minutes", "Can take an hour or more")
+# How long one run takes, in the words every surface uses.
+Speed = Literal["A few seconds", "About a minute", "A few minutes", "Can take an hour or more"]
 
 # Shared words for a result that is not (yet) a verdict, and for failures a spec leaves unsaid.
 NOT_CHECKED_WORDS = "Not checked yet"
@@ -62,13 +65,12 @@ class VerifierSpec:
     verdicts: Mapping[str, Status]  # its own words, in its own order, each to a status
     says: Mapping[str, str]  # the words a surface prints for each verdict
     evidence: str  # where the real output behind a verdict lives
-    module: str | None  # the catalog module that switches it on; None = built in
+    bundle: str | None  # the catalog bundle that switches it on; None = built in
     pitch: str  # one sentence: what it checks
-    speed: str  # one of SPEED_WORDS: how long one run takes
+    speed: Speed  # how long one run takes
     documents: tuple[str, ...] = ()  # suffixes it applies to once on; empty = every document
     glyph_rank: int = 0  # on a line with several results of one status, the higher rank leads
     failed: Mapping[Why, str] = field(default_factory=dict)  # words per why; defaults otherwise
-    running: str = "Checking…"  # the words while a run is in flight
 
 
 _SPECS: dict[str, VerifierSpec] = {}
@@ -180,8 +182,3 @@ def failure_words(verifier_id: str, why: Why, *, detail: str = "") -> str:
         return words
     stop = "." if words.endswith(".") else ""
     return f"{words.removesuffix('.')} ({detail}){stop}"
-
-
-def glyph_rank(verifier_id: str) -> int:
-    spec = _registry().get(verifier_id)
-    return spec.glyph_rank if spec is not None else 0

@@ -11,22 +11,9 @@ never from a string a command keeps for itself, and every result names its evide
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from jigcli.display import one_line
-from jigcli.verifiers.registry import (
-    STATUSES,
-    Status,
-    Why,
-    failure_words,
-    glyph_rank,
-    verdict_words,
-    verifier_status,
-)
-
-# Worst first: on a line with several results, the first of these present wins.
-SEVERITY: tuple[Status, ...] = ("error", "warn", "conditional", "pending", "ok")
+from jigcli.verifiers.registry import STATUSES, Why, failure_words
 
 MARKS = {"ok": "●", "conditional": "○", "warn": "●", "error": "●", "pending": "○"}
 COLOURS = {
@@ -63,6 +50,12 @@ def place(path: str, line: int | None) -> str:
     return f"{path}:{line}:" if line is not None else f"{path}:"
 
 
+def heading(kind: str, number: str | None, title: str | None) -> str:
+    """A statement as the PDF names it: `Theorem 2.1 (Main)`."""
+    head = f"{kind.capitalize()} {number or ''}".strip()
+    return f"{head} ({title})" if title else head
+
+
 def result_line(
     path: str, line: int | None, status: str, words: str, *, evidence: str | None = None
 ) -> str:
@@ -72,43 +65,6 @@ def result_line(
     if evidence:
         text += f" [dim]{escape(f'(see {evidence})')}[/]"
     return text
-
-
-@dataclass(frozen=True)
-class Result:
-    """One verifier's verdict at one place, with the evidence behind it."""
-
-    verifier: str
-    verdict: str | None  # the verifier's own word; None or unknown reads as pending
-    evidence: str
-    detail: str = ""  # what this result adds to the verdict's words (a message, a count)
-
-    @property
-    def status(self) -> Status:
-        return verifier_status(self.verifier, self.verdict)
-
-    @property
-    def words(self) -> str:
-        said = verdict_words(self.verifier, self.verdict)
-        return f"{said} · {self.detail}" if self.detail else said
-
-
-def merge(results: Iterable[Result]) -> list[Result]:
-    """Several results on one line: worst status first, then the higher glyph rank."""
-    return sorted(results, key=lambda r: (SEVERITY.index(r.status), -glyph_rank(r.verifier)))
-
-
-def merged_line(path: str, line: int | None, results: Sequence[Result]) -> str:
-    """One line for every result at a place: the winner's mark, then each result's words.
-
-    The rest ride along after the winner, and every result's evidence is named once.
-    """
-    if not results:
-        raise ValueError("merged_line needs at least one result")
-    ordered = merge(results)
-    words = "; ".join(r.words for r in ordered)
-    evidence = ", ".join(dict.fromkeys(r.evidence for r in ordered if r.evidence))
-    return result_line(path, line, ordered[0].status, words, evidence=evidence or None)
 
 
 def failure_line(

@@ -254,7 +254,11 @@ class HostState:
     def now(cls) -> HostState:
         from jigcli.sandbox import cgroups
 
-        points = {cgroups.hierarchy(c) for c in (cgroups.PIDS, cgroups.MEMORY)} - {None}
+        points = {
+            point
+            for c in (cgroups.PIDS, cgroups.MEMORY)
+            if (point := cgroups.hierarchy(c)) is not None
+        }
         return cls(
             sysctls=tuple((name, _read(f"/proc/sys/{name}")) for name in SYSCTLS),
             keys=_keys(),

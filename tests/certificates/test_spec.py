@@ -2,6 +2,7 @@
 
 import json
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 
 from jigcli.certificates.spec import LANES, CertLimits, SpecError, clamp, lane, read_spec
 
-GOOD = {
+GOOD: dict[str, Any] = {
     "schema": "conject.certificate.v1",
     "id": "T001",
     "title": "t",

@@ -182,6 +182,17 @@ def test_a_failing_reader_leaves_the_pair_pending(
     assert "reader: exited 3 on thm:main; left pending." in captured.err
 
 
+def test_a_label_that_reads_as_markup_is_shown_as_written_while_judging(
+    paper: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The label is the paper's: rich markup in it must not style (or link) the terminal.
+    label = "thm:[bold]main[/bold]"
+    paper.write_text(paper.read_text().replace("\\label{thm:main}", f"\\label{{{label}}}"))
+    reader = Reader(tmp_path, {})
+    audit.run(paper, review=False, reader=reader.command, as_json=True)
+    assert f"Judging 1 of 6: {label}" in capsys.readouterr().err
+
+
 def test_review_records_a_person_s_verdicts_through_the_prompts(
     paper: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -205,6 +216,15 @@ def test_review_records_a_person_s_verdicts_through_the_prompts(
         "thm:main": ("faithful", "same inequality", "ada"),
         "lem:doc": ("refuted", "false for n = 2", "ada"),
     }
+
+
+def test_a_title_that_reads_as_markup_is_shown_as_written_to_the_person_judging(
+    paper: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paper.write_text(paper.read_text().replace("[Main]", "[{[bold]Main[/bold]}]"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # look, then close the prompts
+    audit.run(paper, review=True, reader=None, as_json=False)
+    assert "[bold]Main[/bold]" in capsys.readouterr().out
 
 
 def test_all_faithful_and_nothing_unstated_passes(
@@ -353,7 +373,7 @@ def blueprint(tmp_path: Path) -> Path:
 def test_a_declaration_elsewhere_in_the_project_is_judged_and_hashed_where_it_lives(
     blueprint: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from jigcli.audit.ledger import judged_hash
+    from jigcli.paper.ledger import judged_hash
 
     reader = Reader(blueprint.parent, {})
     code, document = _json(capsys, blueprint, reader=reader.command)

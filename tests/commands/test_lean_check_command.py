@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from jigcli.audit.ledger import JIG, Judge, Judgement, Ledger, ledger_path, now, pair_hashes, save
-from jigcli.audit.pairing import open_paper
 from jigcli.commands import lean_check
+from jigcli.paper.ledger import JIG, Judge, Judgement, Ledger, ledger_path, now, pair_hashes, save
+from jigcli.paper.pairing import open_paper
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "papers" / "leancheck"
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,6 +5,7 @@ none does, `--allow-no-netns`), the real cache."""
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,7 +51,7 @@ def submit(root: Path, name: str, witness: str, expect: str, reason: str | None 
 
 
 def selftest(root: Path, capsys, unsandboxed: bool, **options) -> tuple[int, dict]:
-    arguments = {
+    arguments: dict[str, Any] = {
         "jobs": 2,
         "shard": None,
         "use_cache": True,

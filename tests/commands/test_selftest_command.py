@@ -5,6 +5,7 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -49,7 +50,7 @@ def fake(monkeypatch):
 
 
 def selftest(root: Path, *paths: Path, **options) -> int:
-    arguments = {
+    arguments: dict[str, Any] = {
         "jobs": 2,
         "shard": None,
         "use_cache": True,

@@ -495,6 +495,32 @@ def test_lualatex_copies_back_regular_files_and_replaces_a_planted_link(fresh: P
     assert state.load(paper) is not None and "paper.tex" in state.load(paper).project  # type: ignore[union-attr]
 
 
+@lualatex
+def test_lualatex_is_refused_when_its_view_would_show_a_home_folder(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = fresh / "clean"
+    monkeypatch.setenv("HOME", str(folder))  # its Lua could read ~/.ssh, ~/.netrc, tokens
+    result = build(folder / "paper.tex", "lualatex")
+    assert result.failure is not None and result.failure.why == "refused"
+    assert "which holds the home folder" in result.failure.detail
+    assert "move the paper into a folder of its own" in result.failure.detail
+    assert not (folder / "paper.pdf").exists()
+
+
+@lualatex
+def test_lualatex_s_lua_cannot_take_more_memory_than_its_ceiling(
+    fresh: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("jigcli.latex.confine._ADDRESS_SPACE_MB", 1024)  # cheap to reach here
+    paper = fresh / "clean" / "paper.tex"
+    hog = '\\directlua{local t = {} for i = 1, 100000 do t[i] = string.rep("x", 1048576) .. i end}'
+    paper.write_text(paper.read_text().replace("\\begin{document}", "\\begin{document}\n" + hog))
+    result = build(paper, "lualatex")
+    assert result.failure is None and result.verdict == "error"
+    assert any("not enough memory" in d.message for d in result.diagnostics)
+
+
 def test_lualatex_is_refused_where_it_cannot_be_confined(
     fresh: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

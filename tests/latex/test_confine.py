@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 
 from jigcli.latex import confine
+from jigcli.sandbox.environment import environment
+from jigcli.sandbox.routes import route_named
 
 
 def test_only_regular_files_come_back_and_a_link_beside_the_paper_is_replaced(
@@ -45,14 +47,20 @@ def test_links_out_of_the_folder_are_found_and_links_inside_or_in_dot_folders_ar
 def test_the_sandbox_sees_the_paper_read_only_and_writes_only_its_build_folder(
     tmp_path: Path,
 ) -> None:
-    argv = confine.command(
-        ["lualatex", "p.tex"], source=tmp_path / "paper", out=tmp_path / "out", env={"A": "1"}
+    paper, out = tmp_path / "paper", tmp_path / "out"
+    job = confine.tex_job(
+        ["lualatex", "p.tex"], source=paper, out=out, env={"A": "1"}, wall_sec=300
     )
+    assert paper in job.view.read_only and job.view.writable == (out,)
+    assert job.view.workdir == paper and job.env == {"A": "1"}
+    argv = route_named(confine.ROUTE).command(list(job.argv), job, tmp_path / "stage")
     pairs = list(zip(argv, argv[1:], argv[2:], strict=False))
-    assert ("--ro-bind", str(tmp_path / "paper"), str(tmp_path / "paper")) in pairs
-    assert ("--bind", str(tmp_path / "out"), str(tmp_path / "out")) in pairs
+    assert ("--ro-bind", str(paper), str(paper)) in pairs
+    assert ("--bind", str(out), str(out)) in pairs
     assert [a for a in argv if a == "--bind"] == ["--bind"]  # nothing else writable
-    assert {"--unshare-all", "--clearenv", "--die-with-parent"} <= set(argv)
+    assert {"--unshare-all", "--die-with-parent", "--new-session"} <= set(argv)
     assert argv[-3:] == ["--", "lualatex", "p.tex"]
     home = str(Path.home())
     assert not any(a == home or a.startswith(home + "/") for a in argv[: argv.index("--")])
+    # The environment is made from scratch: nothing of the caller's (no $HOME, no tokens).
+    assert set(environment(Path("/scratch"), job.env)) == {"PATH", "LANG", "LC_ALL", "TMPDIR", "A"}

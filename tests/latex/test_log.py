@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jigcli.latex.log import Diagnostic, engine_words, parse_log
+from jigcli.latex.diagnostic import Diagnostic
+from jigcli.latex.log import engine_words, parse_log
 
 BANNER = (
     "This is pdfTeX, Version 3.141592653-2.6-1.40.24 (TeX Live 2022/Debian) "

@@ -10,7 +10,6 @@ from jigcli.errors import UsageError
 from jigcli.latex.root import (
     declares_document,
     find_root,
-    has_documentclass,
     inclusions,
     source_files,
     strip_comments,
@@ -55,7 +54,7 @@ def test_the_root_is_found_through_a_chain_of_inputs(project: Path) -> None:
 
 def test_documentclass_in_a_comment_or_verb_does_not_make_a_root(project: Path) -> None:
     chapter = DATA / "no-documentclass" / "chapter.tex"
-    assert not has_documentclass(chapter)
+    assert not declares_document(chapter)
     with pytest.raises(UsageError, match="no \\\\documentclass"):
         find_root(write(project / "chapter.tex", chapter.read_text()))
 

@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jigcli.latex.statements import Statement, mask, read_statements
+from jigcli.latex.statements import read_statements
+from jigcli.latex.statements.masking import mask
+from jigcli.latex.statements.model import Statement
 
 PAPERS = Path(__file__).resolve().parent.parent / "data" / "papers"
 
@@ -306,7 +308,7 @@ def test_if_file_exists_takes_the_branch_tex_takes(tmp_path: Path) -> None:
 
 
 def test_an_input_outside_the_paper_s_folder_is_never_read_and_is_missing(tmp_path: Path) -> None:
-    from jigcli.latex.statements import missing_words
+    from jigcli.latex.statements.model import missing_words
 
     (tmp_path / "outside.tex").write_text("\\begin{theorem}\\label{planted}x\\end{theorem}\n")
     paper = tmp_path / "paper" / "paper.tex"

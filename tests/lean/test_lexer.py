@@ -379,6 +379,7 @@ def _comment_end(text: str, i: int) -> int | None:
 
 def reference(text: str) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
+    end: int | None
     multi = sorted(MULTI_SYMBOLS, key=len, reverse=True)
     i, n = 0, len(text)
     while i < n:

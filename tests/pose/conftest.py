@@ -13,7 +13,12 @@ from jigcli.pose import PoseRefused
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "pose"
-SEED = ("lakefile.toml", "lake-manifest.json", "lean-toolchain", "Statements/S001.lean")
+SEED: tuple[str, ...] = (
+    "lakefile.toml",
+    "lake-manifest.json",
+    "lean-toolchain",
+    "Statements/S001.lean",
+)
 SEED += ("Commons/Basic.lean",)
 
 

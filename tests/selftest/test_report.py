@@ -50,35 +50,3 @@ def test_markdown_cells_cannot_break_the_table():
         for line in text.splitlines()
         if line.startswith("| `")
     )
-
-
-def _shown(monkeypatch, results, *, width):
-    import io
-
-    from rich.console import Console
-
-    screen = Console(file=io.StringIO(), width=width, force_terminal=True, color_system=None)
-    monkeypatch.setattr("jigcli.console.out", lambda: screen)
-    report.show(results, verified=len(results), scope="selftest")
-    return screen.file.getvalue()
-
-
-def test_a_narrow_terminal_still_names_every_manifest_in_full(monkeypatch):
-    rel = "Certificates/C001/submissions/booker-sutherland.json"
-    text = _shown(monkeypatch, [result(rel), result(verdict="red", reason="sorry")], width=80)
-    assert rel in text and "Submissions/S001/A.json" in text
-    assert all(len(line) <= 80 for line in text.splitlines())
-    line = next(line for line in text.splitlines() if line.startswith(rel))
-    assert "matched" in line and "green" in line
-
-
-def test_a_wide_terminal_gets_the_table(monkeypatch):
-    text = _shown(monkeypatch, [result()], width=200)
-    assert "┃ verdict" in text or "verdict ┃" in text
-
-
-def test_the_advice_for_a_skip_reads_as_sentences(monkeypatch):
-    text = _shown(monkeypatch, [result(verdict="red", reason="toolchain_missing", skipped=True)],
-                  width=200)  # fmt: skip
-    line = next(line for line in text.splitlines() if "skipped (toolchain_missing)" in line)
-    assert "; Install" not in line and "here. Install elan" in line

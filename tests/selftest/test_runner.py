@@ -17,7 +17,7 @@ from jigcli.selftest.runner import (
     Plan,
     Settings,
     plan_jobs,
-    run_cases,
+    verify_cases,
     work_dir_for,
 )
 
@@ -30,7 +30,7 @@ def run(root: Path, cache_dir: Path | None = None, jobs: int = 1, lean_jobs: int
     repo = Repo(root)
     cache = VerdictCache(cache_dir) if cache_dir is not None else None
     seen: list[str] = []
-    outcomes = run_cases(
+    outcomes = verify_cases(
         discover(repo),
         repo,
         settings(jobs, lean_jobs),
@@ -198,7 +198,7 @@ class Budget(Deadline):
 def budgeted(root: Path, budget: Deadline, *, timeout: float = 60.0, cache_dir=None, jobs=1):
     repo = Repo(root)
     chosen = Settings(Plan(jobs, jobs), timeout=timeout, allow_no_netns=False, budget=budget)
-    outcomes = run_cases(
+    outcomes = verify_cases(
         discover(repo),
         repo,
         chosen,

@@ -86,7 +86,7 @@ def test_conditional_is_never_ok_and_stale_is_a_warning() -> None:
 def test_compile_is_built_in_for_tex_and_lean_ranks_over_compile() -> None:
     compile_spec, lean_spec = get_verifier("compile"), get_verifier("lean")
     assert compile_spec is not None and lean_spec is not None
-    assert compile_spec.module is None and ".tex" in compile_spec.documents
+    assert compile_spec.bundle is None and ".tex" in compile_spec.documents
     assert lean_spec.glyph_rank > compile_spec.glyph_rank
 
 

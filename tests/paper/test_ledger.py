@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from jigcli.audit.ledger import (
+from jigcli.paper.ledger import (
     JIG,
     Judge,
     Judgement,
@@ -99,7 +99,7 @@ def test_an_interrupted_save_leaves_the_old_ledger_whole(
     def crash(source: str, target: str) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("jigcli.audit.ledger.os.replace", crash)
+    monkeypatch.setattr("jigcli.paper.ledger.os.replace", crash)
     with pytest.raises(OSError):
         save(Ledger(HEX_C, HEX_C, []), path)
     assert path.read_text() == before

@@ -185,6 +185,6 @@ def judged_hash(text: str | None) -> str | None:
 
 def pair_hashes(statement_text: str | None, judged: str | None) -> tuple[str | None, str | None]:
     """The hashes a judgement of this pair records: the statement's text and what stands for
-    the declaration (`jigcli.audit.pairing.Pair.judged`: its judged source wherever it lives,
+    the declaration (`jigcli.paper.pairing.Pair.judged`: its judged source wherever it lives,
     or its name and the pins of a package that holds it)."""
     return judged_hash(statement_text), judged_hash(judged)

@@ -1,1 +1,0 @@
-"""The faithfulness audit: pairing statements with declarations, and the ledger of verdicts."""

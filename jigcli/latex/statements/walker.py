@@ -1,0 +1,677 @@
+"""Walking a paper in reading order, keeping LaTeX's state across its files.
+
+The root document and the files it `\\input`s / `\\include`s are read in reading order, one
+shared set of counters across them: `\\newtheorem` (shared counters `[theorem]`, numbering
+within `[section]`, starred ones unnumbered), thmtools' `\\declaretheorem`, `\\newcounter`,
+`\\numberwithin` / `\\counterwithin`, sectioning commands (starred ones do not step, nor does
+`\\chapter` in a book's `\\frontmatter` / `\\backmatter`), `\\appendix` (letters for
+sections, or chapters in a book), `\\setcounter` / `\\addtocounter` / `\\stepcounter`, and
+the numbered displays that step `equation` (a theorem may share its counter). Declarations
+made through the paper's own macros (`\\newcommand{\\mythm}[2]{\\newtheorem{#1}{#2}}`,
+`\\def`, `\\NewDocumentCommand`) are expanded where the macro is used. Local packages
+(`\\usepackage{macros}` with `macros.sty` beside the paper) are read for declarations only.
+`\\IfFileExists` / `\\InputIfFileExists` take the branch TeX would take. An `\\input` whose
+file exists neither beside the paper nor in TeX's own tree is `missing`.
+
+Every numbered theorem-like environment closed in the file it opened in is a statement; a
+`proof` belongs to the statement its `\\proves{label}` names, else to the statement before it
+(as plasTeX's depgraph decides); a `\\lean{…}` outside every statement and proof is kept as
+`stray_lean`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from jigcli.errors import UsageError
+from jigcli.latex.root import outside_folder, tex_finds
+from jigcli.latex.statements.counters import BOOK_CLASSES, Counters, TheoremKind
+from jigcli.latex.statements.groups import comma_list, read_group, read_optional, tex_words
+from jigcli.latex.statements.marks import as_typeset, clean_text, labels_in, marks_in, own_part
+from jigcli.latex.statements.masking import Masked, mask
+from jigcli.latex.statements.model import Blueprint, Place, Proof, Statement
+
+PROOF_ENVS = frozenset({"proof"})
+# Displays that number their rows (amsmath's and LaTeX's own), and those numbered once.
+ROW_DISPLAYS = frozenset({"align", "gather", "flalign", "alignat", "xalignat", "eqnarray"})
+ONE_DISPLAYS = frozenset({"equation", "multline"})
+_NO_NUMBER = re.compile(r"\\(?:nonumber|notag|tag)(?![A-Za-z@])")
+
+# (command, name as written, the file holding it, the root's folder) → the file TeX reads
+InputResolver = Callable[[str, str, Path, Path], Path | None]
+
+_COMMAND = re.compile(r"\\([A-Za-z@]+)(\*?)")
+_BARE_NAME = re.compile(r"\s*([^\s{}\\%]+)")
+_CONTROL_NAME = re.compile(r"\s*\\([A-Za-z@]+|.)")
+_DEF_PARAMETERS = re.compile(r"[^{}\\]{0,80}(?=\{)")
+_SECTIONING = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph")
+# How far the paper's own macros are expanded: deep enough for a macro that calls another,
+# bounded so a macro that calls itself (twice, each time) cannot stall the reader.
+_MAX_MACRO_DEPTH = 8
+_MAX_EXPANSIONS = 2000
+_DECLARING = re.compile(r"\\(?:newtheorem|declaretheorem|newcounter)(?![A-Za-z@])")
+
+
+@dataclass
+class _Open:
+    env: str
+    start: int
+    body: int  # where the statement's text starts
+    file: Path
+    seq: int
+    title: str | None = None
+    number: str | None = None
+
+
+@dataclass(frozen=True)
+class _Macro:
+    """A macro of the paper's own whose body declares theorems or counters."""
+
+    arguments: str  # one letter per argument: m (braced or one token) or o (optional)
+    default: str | None  # the first optional argument's default (`\newcommand`'s `[default]`)
+    body: str
+
+
+@dataclass
+class _FileText:
+    path: Path
+    raw: str
+    masked: Masked
+    line_starts: list[int]
+    expanded: bool = False  # a macro's body after expansion: declarations only
+
+    def line(self, offset: int) -> int:
+        return bisect.bisect_right(self.line_starts, offset)
+
+
+@dataclass
+class _Found:
+    """A statement as it closed, before its proof (which comes later) is attached."""
+
+    seq: int
+    statement: Statement
+
+
+class Walker:
+    """Reads the document in reading order, keeping LaTeX's state across files."""
+
+    def __init__(self, root: Path, resolve: InputResolver) -> None:
+        self.root = root
+        self.base = root.parent
+        self.resolve = resolve
+        self.counters = Counters.for_class("article")
+        self.theorems: dict[str, TheoremKind] = {}
+        self.conditionals: frozenset[str] = frozenset()
+        self.macros: dict[str, _Macro] = {}
+        self.book = False
+        self.mainmatter = True
+        self.grouped_equations = 0  # open `subequations`: its displays share one number
+        self.stack: list[_Open] = []
+        self.found: list[_Found] = []
+        self.proofs: list[tuple[_Found | None, str | None, Proof]] = []  # (before it, proves, …)
+        self.labels: set[str] = set()
+        self.missing: list[Place] = []
+        self.stray_lean: list[Place] = []
+        self.seq = 0
+        self.expansions = 0
+        self.depth = 0
+        self.read: list[Path] = []
+
+    # -- files ---------------------------------------------------------------------------
+    def load(self, path: Path) -> _FileText:
+        try:
+            raw = path.read_text(encoding="utf-8", errors="replace")
+        except OSError as error:
+            raise UsageError(f"Cannot read {path} ({error.strerror}); check the path.") from error
+        self.read.append(path)
+        self.conditionals |= frozenset(re.findall(r"\\newif\s*\\(if[A-Za-z@]+)", raw))
+        masked = mask(raw, self.conditionals)
+        starts = [0] + [m.end() for m in re.finditer("\n", raw)]
+        return _FileText(path, raw, masked, starts)
+
+    def walk(self, path: Path) -> None:
+        if path in self.read:  # a file that inputs itself, directly or not
+            return
+        source = self.load(path)
+        self.scan(source, 0, len(source.raw))
+        self.labels.update(labels_in(source.masked.structural))
+
+    def scan(self, src: _FileText, start: int, stop: int) -> None:
+        """Every command of `src` from `start` to `stop`, in order."""
+        text = src.masked.structural
+        pos = start
+        while (m := _COMMAND.search(text, pos, stop)) is not None:
+            pos = self.command(src, m.group(1), bool(m.group(2)), m.start(), m.end())
+
+    # -- one command ---------------------------------------------------------------------
+    def command(self, src: _FileText, name: str, star: bool, start: int, end: int) -> int:
+        handler = _HANDLERS.get(name)
+        if src.expanded and name not in _DECLARATION_HANDLERS and name not in self.macros:
+            return end  # an expanded macro body is read for what it declares, nothing else
+        if handler is not None:
+            return handler(self, src, star, start, end)
+        if name in self.macros:
+            return self.expand(src, self.macros[name], end)
+        if name in _SECTIONING:
+            return self.sectioning(name, star, end)
+        return end
+
+    def documentclass(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        text = src.masked.structural
+        option = read_optional(text, end)
+        group = read_group(text, option[1] if option else end)
+        if group is None:
+            return end
+        self.book = group[0].strip() in BOOK_CLASSES
+        self.counters = Counters.for_class(group[0].strip())
+        return group[1]
+
+    def usepackage(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        text = src.masked.structural
+        option = read_optional(text, end)
+        group = read_group(text, option[1] if option else end)
+        if group is None:
+            return end
+        for package in comma_list(group[0]):
+            local = self.base / f"{package}.sty"
+            if local.is_file():
+                self.walk(local)
+        return group[1]
+
+    def newtheorem(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        text = src.masked.structural
+        env = read_group(text, end)
+        if env is None:
+            return end
+        name, pos = env[0].strip(), env[1]
+        shared = read_optional(text, pos)
+        if shared is not None:
+            pos = shared[1]
+        title = read_group(text, pos)
+        if title is None:
+            return pos
+        pos = title[1]
+        within = None if shared else read_optional(text, pos)
+        if within is not None:
+            pos = within[1]
+        if star:
+            self.theorems[name] = TheoremKind(None)
+        elif shared is not None:
+            self.theorems[name] = TheoremKind(shared[0].strip())
+        else:
+            self.counters.new(name, within[0].strip() if within else None)
+            self.theorems[name] = TheoremKind(name)
+        return pos
+
+    def declaretheorem(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        text = src.masked.structural
+        options = read_optional(text, end)
+        group = read_group(text, options[1] if options else end)
+        if group is None:
+            return end
+        settings: dict[str, str] = {}
+        for part in comma_list(options[0] if options else ""):
+            key, _, value = part.partition("=")
+            settings[key.strip()] = value.strip().strip("{}")
+        for name in comma_list(group[0]):
+            if star or settings.get("numbered", "yes") == "no":
+                self.theorems[name] = TheoremKind(None)
+            elif shared := settings.get("sibling") or settings.get("sharenumber"):
+                self.theorems[name] = TheoremKind(shared)
+            else:
+                parent = settings.get("numberwithin") or settings.get("parent")
+                self.counters.new(name, parent or settings.get("within"))
+                self.theorems[name] = TheoremKind(name)
+        return group[1]
+
+    def newcounter(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        text = src.masked.structural
+        counter = read_group(text, end)
+        if counter is None:
+            return end
+        within = read_optional(text, counter[1])
+        parent = within[0].strip() if within else None
+        self.counters.new(counter[0].strip(), parent, prefixed=False)
+        return within[1] if within else counter[1]
+
+    def stepcounter(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        counter = read_group(src.masked.structural, end)
+        if counter is None:
+            return end
+        self.counters.step(counter[0].strip())
+        return counter[1]
+
+    def numberwithin(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        text = src.masked.structural
+        counter = read_group(text, end)
+        parent = read_group(text, counter[1]) if counter else None
+        if counter is None or parent is None:
+            return end
+        if counter[0].strip() in self.counters.values:
+            name = counter[0].strip()
+            without = text[start:end].startswith("\\counterwithout")
+            self.counters.within[name] = None if without else parent[0].strip()
+            if star:  # `\counterwithin*`: reset by the parent, numbered alone
+                self.counters.unprefixed.add(name)
+            else:
+                self.counters.unprefixed.discard(name)
+        return parent[1]
+
+    def setcounter(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        text = src.masked.structural
+        counter = read_group(text, end)
+        value = read_group(text, counter[1]) if counter else None
+        if counter is None or value is None:
+            return end
+        name = counter[0].strip()
+        try:
+            amount = int(value[0].strip())
+        except ValueError:
+            return value[1]  # a computed value: LaTeX arithmetic is beyond this reader
+        if text[start:end].startswith("\\addtocounter"):
+            amount += self.counters.values.get(name, 0)
+        self.counters.set(name, amount)
+        return value[1]
+
+    def appendix(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        top = "chapter" if self.book else "section"
+        self.counters.set(top, 0)
+        self.counters.reset_children(top)
+        self.counters.style[top] = "Alph"
+        return end
+
+    def matter(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        """`\\frontmatter` / `\\backmatter` number no chapter; `\\mainmatter` numbers again."""
+        self.mainmatter = src.masked.structural[start:end] == "\\mainmatter"
+        return end
+
+    def sectioning(self, name: str, star: bool, end: int) -> int:
+        unnumbered_chapter = name == "chapter" and self.book and not self.mainmatter
+        if not star and not unnumbered_chapter:
+            self.counters.step(name)
+        return end
+
+    # -- the paper's own macros ----------------------------------------------------------
+    def newcommand(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        """`\\newcommand{\\name}[n][default]{body}` (and renew-, provide-, DeclareRobust-):
+        remembered when the body declares something, skipped over either way."""
+        text = src.masked.structural
+        name, pos = _macro_name(text, end)
+        if name is None:
+            return end
+        count = read_optional(text, pos)
+        arguments = 0
+        if count is not None:
+            pos = count[1]
+            arguments = int(count[0].strip()) if count[0].strip().isdigit() else 0
+        default = read_optional(text, pos) if arguments else None
+        if default is not None:
+            pos = default[1]
+        body = read_group(text, pos)
+        if body is None:
+            return pos
+        spec = ("o" if default is not None else "m") + "m" * max(arguments - 1, 0)
+        self.remember(name, spec[:arguments], default[0] if default else None, body[0])
+        return body[1]
+
+    def newdocumentcommand(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        """xparse's `\\NewDocumentCommand{\\name}{spec}{body}` (and its siblings)."""
+        text = src.masked.structural
+        name, pos = _macro_name(text, end)
+        spec = read_group(text, pos) if name is not None else None
+        body = read_group(text, spec[1]) if spec is not None else None
+        if name is None or spec is None or body is None:
+            return end
+        letters = "".join(
+            "o" if letter in "oOdD" else "m" for letter in re.sub(r"\{[^{}]*\}", "", spec[0])
+            if letter.isalpha() and letter not in "sStT"
+        )  # fmt: skip
+        self.remember(name, letters, None, body[0])
+        return body[1]
+
+    def define(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        """TeX's `\\def\\name#1#2{body}` (and `\\gdef`, `\\edef`, `\\xdef`)."""
+        text = src.masked.structural
+        name, pos = _macro_name(text, end)
+        if name is None:
+            return end
+        parameters = _DEF_PARAMETERS.match(text, pos)
+        if parameters is None:  # not a definition this reader can follow: read on after it
+            return pos
+        body = read_group(text, parameters.end())
+        if body is None:
+            return parameters.end()
+        self.remember(name, "m" * parameters.group().count("#"), None, body[0])
+        return body[1]
+
+    def let(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        """`\\let\\a\\b` / `\\let\\a=\\b`: both names are read, neither is run."""
+        text = src.masked.structural
+        first = _CONTROL_NAME.match(text, end)
+        if first is None:
+            return end
+        pos = first.end()
+        equals = re.compile(r"\s*=?").match(text, pos)
+        second = _CONTROL_NAME.match(text, equals.end() if equals else pos)
+        return second.end() if second else pos
+
+    def remember(self, name: str, arguments: str, default: str | None, body: str) -> None:
+        calls_declaring = any(
+            re.search(rf"\\{re.escape(m)}(?![A-Za-z@])", body) for m in self.macros
+        )
+        if _DECLARING.search(body) or calls_declaring:
+            self.macros[name] = _Macro(arguments, default, body)
+        else:
+            self.macros.pop(name, None)  # redefined as something that declares nothing
+
+    def expand(self, src: _FileText, macro: _Macro, end: int) -> int:
+        """Read the macro's arguments after `end`, then what its body declares with them."""
+        text = src.masked.structural
+        values: list[str] = []
+        pos = end
+        for kind in macro.arguments:
+            if kind == "o":
+                optional = read_optional(text, pos)
+                values.append(optional[0] if optional else (macro.default or ""))
+                pos = optional[1] if optional else pos
+                continue
+            group = read_group(text, pos)
+            if group is not None:
+                values.append(group[0])
+                pos = group[1]
+                continue
+            token = _CONTROL_NAME.match(text, pos)
+            if token is None:
+                break
+            values.append(token.group().strip())
+            pos = token.end()
+        self.expansions += 1
+        if self.depth >= _MAX_MACRO_DEPTH or self.expansions > _MAX_EXPANSIONS:
+            return pos
+        body = re.sub(r"#(#|[1-9])", lambda m: _argument(m.group(1), values), macro.body)
+        expanded = _FileText(src.path, body, mask(body, self.conditionals), [0], expanded=True)
+        self.depth += 1
+        try:
+            self.scan(expanded, 0, len(body))
+        finally:
+            self.depth -= 1
+        return pos
+
+    # -- reading other files -------------------------------------------------------------
+    def input(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        text = src.masked.structural
+        command = text[start + 1 : end].rstrip("*")
+        group = read_group(text, end)
+        if command in ("import", "subimport"):
+            second = read_group(text, group[1]) if group else None
+            if group is None or second is None:
+                return end
+            name, after = group[0].strip() + second[0].strip(), second[1]
+        elif group is not None:
+            name, after = group[0], group[1]
+        elif command == "input":  # plain TeX's `\input name`
+            m = _BARE_NAME.match(text, end)
+            if m is None:
+                return end
+            name, after = m.group(1), m.end()
+        else:
+            return end
+        place = Place(src.path, src.line(start), command, (name.strip(),))
+        if outside_folder(name.strip()):  # TeX, paranoid under jig, will not read it either
+            self.missing.append(place)
+            return after
+        path = self.resolve(command, name, src.path, self.base)
+        if path is not None:
+            self.walk(path)
+        elif _written_out(name) and not tex_finds(name.strip(), command):
+            self.missing.append(place)
+        return after
+
+    def if_file_exists(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        """`\\IfFileExists{f}{then}{else}`: the branch TeX takes; `\\InputIfFileExists` also
+        reads the file when it is there (and is never missing when it is not)."""
+        text = src.masked.structural
+        name = read_group(text, end)
+        then = read_group(text, name[1]) if name else None
+        otherwise = read_group(text, then[1]) if then else None
+        if name is None or then is None or otherwise is None:
+            return end
+        found = self.resolve("input", name[0], src.path, self.base)
+        branch_end = then[1] if found is not None else otherwise[1]
+        branch = branch_end - 1 - len(then[0] if found is not None else otherwise[0])
+        self.scan(src, branch, branch_end - 1)
+        if found is not None and text[start:end] == "\\InputIfFileExists":
+            self.walk(found)
+        return otherwise[1]
+
+    # -- environments --------------------------------------------------------------------
+    def begin(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        text = src.masked.structural
+        group = read_group(text, end)
+        if group is None:
+            return end
+        env, pos = group[0].strip(), group[1]
+        if env.rstrip("*") in ROW_DISPLAYS | ONE_DISPLAYS | {"subequations"}:
+            self.display(env, text, pos)
+            return pos
+        kind = self.theorems.get(env)
+        if kind is None:
+            if env in PROOF_ENVS:
+                self.stack.append(_Open(env, start, pos, src.path, seq=0))
+            return pos
+        title = read_optional(text, pos)
+        if title is not None:
+            pos = title[1]
+        number = None
+        if kind.counter is not None:
+            self.counters.step(kind.counter)
+            number = self.counters.the(kind.counter)
+        title_text = as_typeset(_visible_arg(src, title)) if title else None
+        self.seq += 1
+        self.stack.append(_Open(env, start, pos, src.path, self.seq, title_text or None, number))
+        return pos
+
+    def display(self, env: str, text: str, body: int) -> None:
+        """Step `equation` as LaTeX does for a numbered display: once, or once per row."""
+        if env == "subequations":
+            self.counters.step("equation")
+            self.grouped_equations += 1
+            return
+        if env.endswith("*") or self.grouped_equations:
+            return
+        close = text.find(f"\\end{{{env}}}", body)
+        content = text[body : close if close >= 0 else len(text)]
+        rows = _rows(content) if env in ROW_DISPLAYS else [content]
+        for row in rows:
+            if not _NO_NUMBER.search(row):
+                self.counters.step("equation")
+
+    def end(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        text = src.masked.structural
+        group = read_group(text, end)
+        if group is None:
+            return end
+        env, after = group[0].strip(), group[1]
+        if env == "subequations":
+            self.grouped_equations = max(0, self.grouped_equations - 1)
+            return after
+        for depth in range(len(self.stack) - 1, -1, -1):
+            if self.stack[depth].env == env:
+                opened = self.stack.pop(depth)
+                if opened.file != src.path:
+                    break  # begun in another file: its text cannot be read whole
+                if opened.env in PROOF_ENVS:
+                    self.proof(src, opened, start)
+                elif opened.number is not None:
+                    found = _Found(opened.seq, self.statement(src, opened, start, after))
+                    self.found.append(found)
+                else:  # unnumbered: not a statement the PDF numbers, so its \lean is stray
+                    self.unstated_lean(src, opened, start)
+                break
+        return after
+
+    def lean(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        """A `\\lean{…}` outside every statement and proof: kept, since nothing checks it."""
+        group = read_group(src.masked.structural, end)
+        if group is None:
+            return end
+        if not self.stack:
+            names = comma_list(tex_words(group[0]))
+            self.stray_lean.append(Place(src.path, src.line(start), "lean", names))
+        return group[1]
+
+    def statement(self, src: _FileText, opened: _Open, stop: int, after: int) -> Statement:
+        structural = src.masked.structural[opened.body : stop]
+        meta = marks_in(structural)
+        label = marks_in(own_part(structural)).label
+        return Statement(
+            kind=opened.env,
+            number=opened.number,
+            title=opened.title,
+            label=label,
+            file=src.path,
+            line=src.line(opened.start),
+            end_line=src.line(after - 1),
+            text=clean_text(src.masked.visible[opened.body : stop]),
+            lean=meta.lean,
+            uses=meta.uses,
+            blueprint=Blueprint(meta.leanok, meta.mathlibok, meta.notready, meta.discussion),
+        )
+
+    def unstated_lean(self, src: _FileText, opened: _Open, stop: int) -> None:
+        names = marks_in(src.masked.structural[opened.body : stop]).lean
+        if names:
+            self.stray_lean.append(Place(src.path, src.line(opened.start), "lean", names))
+
+    def proof(self, src: _FileText, opened: _Open, stop: int) -> None:
+        meta = marks_in(src.masked.structural[opened.body : stop])
+        proof = Proof(src.path, src.line(opened.start), meta.leanok, meta.uses)
+        before = self.found[-1] if self.found and not self.stack else None
+        self.proofs.append((before, meta.proves, proof))
+        self.unstated_lean(src, opened, stop)  # a proof's \lean names nothing the graph shows
+
+    def statements(self) -> list[Statement]:
+        """The statements in reading order, each with the proof that proves it."""
+        proved: dict[int, Proof] = {}
+        by_label = {f.statement.label: f for f in self.found if f.statement.label}
+        for before, proves, proof in self.proofs:
+            target = by_label.get(proves) if proves else before
+            if target is not None:
+                proved[target.seq] = proof
+        ordered = sorted(self.found, key=lambda f: f.seq)
+        return [
+            replace(f.statement, blueprint=replace(f.statement.blueprint, proof=proved[f.seq]))
+            if f.seq in proved
+            else f.statement
+            for f in ordered
+        ]
+
+
+_HANDLERS: dict[str, Callable[[Walker, _FileText, bool, int, int], int]] = {
+    "documentclass": Walker.documentclass,
+    "usepackage": Walker.usepackage,
+    "RequirePackage": Walker.usepackage,
+    "newtheorem": Walker.newtheorem,
+    "declaretheorem": Walker.declaretheorem,
+    "newcounter": Walker.newcounter,
+    "stepcounter": Walker.stepcounter,
+    "refstepcounter": Walker.stepcounter,
+    "numberwithin": Walker.numberwithin,
+    "counterwithin": Walker.numberwithin,
+    "counterwithout": Walker.numberwithin,
+    "setcounter": Walker.setcounter,
+    "addtocounter": Walker.setcounter,
+    "appendix": Walker.appendix,
+    "frontmatter": Walker.matter,
+    "mainmatter": Walker.matter,
+    "backmatter": Walker.matter,
+    "newcommand": Walker.newcommand,
+    "renewcommand": Walker.newcommand,
+    "providecommand": Walker.newcommand,
+    "DeclareRobustCommand": Walker.newcommand,
+    "NewDocumentCommand": Walker.newdocumentcommand,
+    "RenewDocumentCommand": Walker.newdocumentcommand,
+    "ProvideDocumentCommand": Walker.newdocumentcommand,
+    "DeclareDocumentCommand": Walker.newdocumentcommand,
+    "def": Walker.define,
+    "gdef": Walker.define,
+    "edef": Walker.define,
+    "xdef": Walker.define,
+    "let": Walker.let,
+    "input": Walker.input,
+    "include": Walker.input,
+    "subfile": Walker.input,
+    "import": Walker.input,
+    "subimport": Walker.input,
+    "IfFileExists": Walker.if_file_exists,
+    "InputIfFileExists": Walker.if_file_exists,
+    "begin": Walker.begin,
+    "end": Walker.end,
+    "lean": Walker.lean,
+}
+# What an expanded macro body may do: declare, count, and define or call more macros.
+_DECLARATION_HANDLERS = frozenset(
+    {
+        "newtheorem", "declaretheorem", "newcounter", "numberwithin", "counterwithin",
+        "counterwithout", "setcounter", "addtocounter", "newcommand", "renewcommand",
+        "providecommand", "DeclareRobustCommand", "NewDocumentCommand", "RenewDocumentCommand",
+        "ProvideDocumentCommand", "DeclareDocumentCommand", "def", "gdef", "edef", "xdef", "let",
+    }
+)  # fmt: skip
+
+
+def _macro_name(text: str, i: int) -> tuple[str | None, int]:
+    """The macro a definition names, `{\\name}` or `\\name`, and where its name ends."""
+    group = read_group(text, i)
+    if group is not None:
+        inner = _CONTROL_NAME.fullmatch(group[0].strip())
+        return (inner.group(1) if inner else None), group[1]
+    bare = _CONTROL_NAME.match(text, i)
+    return (bare.group(1), bare.end()) if bare else (None, i)
+
+
+def _argument(which: str, values: list[str]) -> str:
+    if which == "#":
+        return "#"
+    index = int(which) - 1
+    return values[index] if index < len(values) else ""
+
+
+def _written_out(name: str) -> bool:
+    """A file name as written, not computed by a macro (`\\input{#1}`, `\\input{\\jobname}`)."""
+    return bool(name.strip()) and not any(c in name for c in "#\\")
+
+
+def _rows(content: str) -> list[str]:
+    """A multi-row display's rows: split at `\\\\` outside braces and inner environments."""
+    rows: list[str] = []
+    depth, start, i = 0, 0, 0
+    while i < len(content):
+        if content.startswith("\\begin", i):
+            depth += 1
+        elif content.startswith("\\end", i):
+            depth -= 1
+        elif content[i] == "{":
+            depth += 1
+        elif content[i] == "}":
+            depth -= 1
+        elif content.startswith("\\\\", i) and depth == 0:
+            rows.append(content[start:i])
+            start = i + 2
+            i += 2
+            continue
+        elif content[i] == "\\":
+            i += 1  # `\{`, `\}` and the like are not braces
+        i += 1
+    rows.append(content[start:])  # after a final `\\`, amsmath numbers an empty row too
+    return rows
+
+
+def _visible_arg(src: _FileText, arg: tuple[str, int]) -> str:
+    """An argument read from the structural mask, as the reader sees it, on one line."""
+    content, after = arg
+    return " ".join(src.masked.visible[after - 1 - len(content) : after - 1].split())

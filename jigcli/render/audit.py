@@ -1,0 +1,99 @@
+"""What `jig audit` says: one line per pair for a person (`show`), one JSON document for a
+program (`document`), and a pair side by side for a person judging it (`side_by_side`).
+
+The lines: any missing input, one line per pair (`path:line: <mark> label ↔ decl · <words>`),
+then the summary, which counts every verdict, worst first, and names the ledger.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from jigcli.console import shown_path
+from jigcli.latex.statements.model import missing_words
+from jigcli.paper.audit import VERIFIER, Item, Row, Subject, worst_status
+from jigcli.render.lean_check import place_json
+from jigcli.verifiers.registry import SEVERITY, verdict_words, verifier_status
+
+NOT_COMPARED = "Not compared yet"
+
+
+def said(row: Row) -> str:
+    return NOT_COMPARED if row.verdict == "pending" else verdict_words(VERIFIER, row.verdict)
+
+
+def summary(rows: list[Row]) -> str:
+    """`10 pairs: 1 mismatch, 4 not compared yet, 5 faithful`: every verdict, worst first."""
+    if not rows:
+        return "No statement is paired with a declaration yet"
+    if all(row.current and row.status == "ok" for row in rows):
+        return f"{len(rows)} checked · {verdict_words(VERIFIER, 'faithful')}"
+    counts = Counter(row.verdict for row in rows)
+    order = sorted(counts, key=lambda v: (SEVERITY.index(verifier_status(VERIFIER, v)), v))
+    named = {"pending": NOT_COMPARED.lower()}
+    return f"{len(rows)} pairs: " + ", ".join(f"{counts[v]} {named.get(v, v)}" for v in order)
+
+
+def show(subject: Subject, rows: list[Row]) -> None:
+    from jigcli.console import out
+    from jigcli.verifiers.render import escape, mark, result_line
+
+    console = out()
+    for place in subject.missing:
+        words = f"{missing_words(place)}; the statements it holds are not audited"
+        console.print(result_line(shown_path(place.file), place.line, "error", words))
+    places = subject.places()
+    for row in rows:
+        path, line = places.get((row.label, row.decl), (None, None))
+        pair = " ↔ ".join(part for part in (row.label, row.decl) if part)
+        words = f"{pair} · {said(row)}" + (f": {row.reason}" if row.reason else "")
+        console.print(result_line(shown_path(path) if path else "?", line, row.status, words))
+    ledger = escape(shown_path(subject.ledger))
+    console.print(f"{mark(worst_status(rows))} {escape(summary(rows))} [dim](see {ledger})[/]")
+
+
+def document(subject: Subject, rows: list[Row]) -> dict[str, Any]:
+    """`jig audit --json`."""
+    return {
+        "verifier": VERIFIER,
+        "ledger": shown_path(subject.ledger),
+        "pairs": [
+            {
+                "label": row.label,
+                "decl": row.decl,
+                "verdict": row.verdict,
+                "status": row.status,
+                "current": row.current,
+                "reason": row.reason,
+            }
+            for row in rows
+        ],
+        "missing_inputs": [place_json(p) for p in subject.missing],
+        "summary": summary(rows),
+    }
+
+
+def side_by_side(item: Item) -> None:
+    """The statement and the declaration in two columns, each headed by where it is."""
+    from rich.syntax import Syntax
+    from rich.table import Table
+    from rich.text import Text
+
+    from jigcli.console import out
+    from jigcli.verifiers.render import heading
+
+    table = Table(expand=True, show_lines=False)
+    paper_side = heading(item.kind, item.number, item.title)
+    if item.tex_file is not None:
+        paper_side += f" · {shown_path(item.tex_file)}:{item.tex_line}"
+    lean_side = f"{item.decl}"
+    if item.lean_file is not None:
+        lean_side += f" · {shown_path(item.lean_file)}:{item.lean_line}"
+    table.add_column(Text(paper_side), ratio=1)  # the paper's words: never read as markup
+    table.add_column(Text(lean_side), ratio=1)
+    lean_text = item.declaration or "(declared outside this file)"
+    table.add_row(
+        Text(item.statement or ""), Syntax(lean_text, "lean", word_wrap=True, theme="ansi_dark")
+    )
+    out().print(table)

@@ -1,0 +1,200 @@
+"""What `jig lean-check` says: one line per statement for a person (`show`), one JSON document
+for a program (`document`), and the dependency graph (`write_graph`).
+
+The lines: any missing input, any lakefile field read as Lake's default, one line per
+statement (`path:line: <mark> <Kind number> · <words>`), the stray `\\lean{…}` and the
+dangling `\\uses`, then the summary and the engine with its evidence.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jigcli.console import shown_path
+from jigcli.errors import UsageError
+from jigcli.latex.statements.model import Place, Statement, missing_words
+from jigcli.paper.lean_answers import VERIFIER, Outcome
+from jigcli.paper.lean_check import Report, Row, worst
+from jigcli.paper.pairing import Pair
+from jigcli.verifiers.registry import failure_words, verdict_words
+
+# -- words ---------------------------------------------------------------------------------
+
+
+def detail(outcome: Outcome) -> str:
+    """What an outcome adds to its verdict's words: its detail, or why Lean gave none."""
+    if outcome.why is not None:
+        return failure_words(VERIFIER, outcome.why)
+    return outcome.detail
+
+
+def words(outcome: Outcome) -> str:
+    said = verdict_words(VERIFIER, outcome.verdict)
+    added = detail(outcome)
+    return f"{said}: {added}" if added else said
+
+
+def summary(report: Report) -> str:
+    """ "Proved · 4 checked", "Not proved yet · 1 of 4", or why nothing could be said."""
+    missing = report.missing
+    rows = report.rows
+    if missing:
+        names = ", ".join(n for place in missing for n in place.names)
+        return (
+            f"{len(missing)} LaTeX input(s) missing ({names}): the statements they hold are unknown"
+        )
+    if not rows:
+        return f"No statements found in {report.paper.tex.name}"
+    if report.not_set_up is not None:
+        return failure_words(VERIFIER, "not_set_up", detail=report.not_set_up)
+    if all(row.status == "ok" for row in rows):
+        assumed = sum(row.outcome.verdict == "assumed" for row in rows)
+        said = f"{verdict_words(VERIFIER, 'proved')} · {len(rows)} checked"
+        return f"{said} · {assumed} assumed" if assumed else said
+    worst_one = worst(row.outcome for row in rows)
+    count = sum(row.outcome.verdict == worst_one.verdict for row in rows)
+    return f"{verdict_words(VERIFIER, worst_one.verdict)} · {count} of {len(rows)}"
+
+
+# -- for a person --------------------------------------------------------------------------
+
+
+def show(report: Report) -> None:
+    from jigcli.console import out
+    from jigcli.verifiers.render import escape, heading, mark, result_line
+
+    console = out()
+    for place in report.missing:
+        where = shown_path(place.file)
+        console.print(result_line(where, place.line, "error", missing_words(place)))
+    project = report.paper.project
+    if project is not None:
+        for field in project.guessed:
+            said = f"{field} is computed by code: read as Lake's default"
+            console.print(result_line(shown_path(project.lakefile), None, "pending", said))
+    for row in report.rows:
+        statement = row.statement
+        title = heading(statement.kind, statement.number, statement.title)
+        said = f"{title} · {words(row.outcome)}"
+        console.print(result_line(shown_path(statement.file), statement.line, row.status, said))
+    for place in report.paper.document.stray_lean:
+        said = f"\\lean{{{', '.join(place.names)}}} is outside every statement: nothing checks it"
+        console.print(result_line(shown_path(place.file), place.line, "warn", said))
+    for statement, label, place in report.paper.document.dangling_uses():
+        title = heading(statement.kind, statement.number, statement.title)
+        said = f"{title} uses {label}, which no \\label defines"
+        console.print(result_line(shown_path(place.file), place.line, "warn", said))
+    console.print(f"{mark(report.worst_status)} {escape(summary(report))}")
+    if report.engine:
+        shown = ", ".join(shown_path(path) for path in report.evidence)
+        console.print(escape(report.engine) + (f" [dim](see {escape(shown)})[/]" if shown else ""))
+
+
+# -- for a program -------------------------------------------------------------------------
+
+
+def document(report: Report) -> dict[str, Any]:
+    """`jig lean-check --json`."""
+    paper = report.paper
+    project = paper.project
+    return {
+        "verifier": VERIFIER,
+        "document": shown_path(paper.tex),
+        "lean_file": shown_path(paper.lean) if paper.lean else None,
+        "project": None
+        if project is None
+        else {
+            "root": shown_path(project.root),
+            "libraries": [lib.name for lib in project.libs],
+            "defaults_assumed": list(project.guessed),
+        },
+        "statements": [_statement_json(row) for row in report.rows],
+        "missing_inputs": [place_json(p) for p in report.missing],
+        "stray_lean": [place_json(p) for p in paper.document.stray_lean],
+        "dangling_uses": [
+            {"label": s.label, "file": shown_path(place.file), "line": place.line, "uses": label}
+            for s, label, place in paper.document.dangling_uses()
+        ],
+        "summary": summary(report),
+        "engine": report.engine,
+        "evidence": [shown_path(path) for path in report.evidence],
+    }
+
+
+def _statement_json(row: Row) -> dict[str, Any]:
+    statement = row.statement
+    return {
+        "label": statement.label,
+        "kind": statement.kind,
+        "number": statement.number,
+        "title": statement.title,
+        "file": shown_path(statement.file),
+        "line": statement.line,
+        "decl": row.decl,
+        "verdict": row.outcome.verdict,
+        "status": row.status,
+        "words": words(row.outcome),
+        "lean": list(statement.lean),
+        "uses": list(statement.uses),
+        "decls": [_decl_json(pair, outcome) for pair, outcome in row.decls],
+        "blueprint": _blueprint_json(statement),
+    }
+
+
+def _blueprint_json(statement: Statement) -> dict[str, Any]:
+    marks = statement.blueprint
+    proof = marks.proof
+    return {
+        "leanok": marks.leanok,
+        "mathlibok": marks.mathlibok,
+        "notready": marks.notready,
+        "discussion": marks.discussion,
+        "proof": None
+        if proof is None
+        else {
+            "file": shown_path(proof.file),
+            "line": proof.line,
+            "leanok": proof.leanok,
+            "uses": list(proof.uses),
+        },
+    }
+
+
+def _decl_json(pair: Pair, outcome: Outcome) -> dict[str, Any]:
+    where, decl = pair.where, pair.decl
+    return {
+        "name": pair.decl_name,
+        "file": shown_path(where.path) if where else None,
+        "line": decl.keyword_line if decl else None,
+        "verdict": outcome.verdict,
+        "status": outcome.status,
+        "detail": detail(outcome),
+    }
+
+
+def place_json(place: Place) -> dict[str, Any]:
+    return {
+        "file": shown_path(place.file),
+        "line": place.line,
+        "command": place.command,
+        "names": list(place.names),
+    }
+
+
+def write_graph(report: Report, path: Path) -> None:
+    """The dependency graph, each node a statement with its verdict: JSON for a `.json` name,
+    DOT otherwise."""
+    from jigcli.latex import depgraph
+
+    nodes = [{"id": depgraph.node_id(row.statement), **_statement_json(row)} for row in report.rows]
+    found = depgraph.edges(report.paper.document.statements)
+    text = (
+        depgraph.to_json(nodes, found) if path.suffix == ".json" else depgraph.to_dot(nodes, found)
+    )
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(
+            f"Cannot write the graph to {path} ({error.strerror}); pick another path."
+        ) from error

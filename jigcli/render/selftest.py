@@ -1,0 +1,153 @@
+"""What `jig selftest` shows a person: the table of results, then each failure and each kind
+of skip in a sentence, then the totals (`show`); and its progress on stderr while it runs
+(`progress`): a rich bar on a terminal, plain lines otherwise (one per verification that
+actually ran, so a CI log shows where a long run is), nothing for `--json` off a terminal."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+from jigcli.display import one_line
+from jigcli.selftest.judge import Result
+from jigcli.selftest.report import expected, hash_prefix, status, summary_line
+from jigcli.selftest.runner import Outcome
+from jigcli.verdict import REASONS
+from jigcli.verifiers.render import mark, result_line
+
+
+def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
+    """The table, then each failure and each kind of skip in a sentence, then the totals."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from jigcli.console import out
+
+    console = out()
+    table = Table(show_edge=False, pad_edge=False, header_style="bold")
+    for column in ("manifest", "verdict", "reason", "hash", "expected", "matched", "cached"):
+        table.add_column(column, no_wrap=column != "manifest", overflow="fold")
+    for r in results:
+        table.add_row(
+            escape(r.case.rel),
+            escape(r.verdict or "—"),
+            escape(r.reason or "—"),
+            hash_prefix(r),
+            escape(expected(r)),
+            f"{mark(_state(r))} {status(r)}",
+            "cached" if r.cached else "",
+        )
+    if not console.is_terminal:  # a CI log or a pipe has no width to fit: do not cut to 80
+        Console(file=console.file, width=max(console.width, 200), highlight=False).print(table)
+    elif (
+        console.measure(table, options=console.options.update_width(10_000)).maximum
+        <= console.width
+    ):
+        console.print(table)
+    else:  # a table squeezed into a narrow terminal drops the manifest column: one line each
+        for r in results:
+            console.print(result_line(r.case.rel, None, _state(r), _row_words(r)))
+    shared = _shared_details(results)
+    for r in results:
+        for problem in r.problems if r.failed else ():
+            if r.reason in shared:  # said once below, not once per example
+                problem = problem.removesuffix(f": {r.detail}")
+            console.print(result_line(r.case.rel, None, "error", one_line(problem)))
+    for reason, number in Counter(r.reason for r in results if r.skipped).items():
+        console.print(f"{mark('pending')} {number} skipped {escape(_advice(reason))}")
+    # Failures that say nothing about the examples (no sandbox, a crash): what to do, once.
+    for reason, number in Counter(r.reason for r in results if r.failed).items():
+        if reason in REASONS and not REASONS[reason].actionable:
+            said = f" — {one_line(shared[reason])}" if reason in shared else ""
+            console.print(
+                f"{mark('error')} {number} failed {escape(_advice(reason))}{escape(said)}"
+            )
+    console.print(escape(summary_line(results, verified=verified, scope=scope)))
+
+
+def _state(result: Result) -> str:
+    return "pending" if result.skipped else "ok" if result.matched else "error"
+
+
+def _row_words(result: Result) -> str:
+    """A table row as words: `matched · red sorry, expected red sorry · ab12… · cached`."""
+    got = " ".join(part for part in (result.verdict, result.reason) if part) or "—"
+    parts = [status(result), f"{got}, expected {expected(result)}"]
+    parts += [hash_prefix(result)] if hash_prefix(result) else []
+    parts += ["cached"] if result.cached else []
+    return " · ".join(parts)
+
+
+def _shared_details(results: Sequence[Result]) -> dict[str, str]:
+    """Reasons about this machine rather than the examples (no sandbox, no toolchain) whose
+    failures all carry one detail: that detail, to be said once."""
+    details: dict[str, set[str]] = {}
+    for r in results:
+        if r.failed and r.reason in REASONS and not REASONS[r.reason].actionable:
+            details.setdefault(r.reason, set()).add(r.detail)
+    return {reason: next(iter(said)) for reason, said in details.items() if len(said) == 1}
+
+
+def _advice(reason: str | None) -> str:
+    """`(reason): what to do`, from the one table of reasons."""
+    known = REASONS.get(reason or "")
+    return f"({reason}): {known.words}. {known.next}" if known else f"({reason})"
+
+
+# -- progress ------------------------------------------------------------------------------
+
+
+@contextmanager
+def progress(total: int, *, quiet: bool) -> Iterator[Callable[[Outcome], None]]:
+    """A callback to call once per finished case."""
+    from jigcli.console import err
+
+    if err().is_terminal:
+        with _bar(total) as advance:
+            yield advance
+    elif quiet:
+        yield lambda outcome: None
+    else:
+        yield _lines(total)
+
+
+@contextmanager
+def _bar(total: int) -> Iterator[Callable[[Outcome], None]]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from jigcli.console import err
+
+    columns = (
+        TextColumn("selftest"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[last]}"),
+    )
+    with Progress(*columns, console=err(), transient=True) as bar:
+        task = bar.add_task("selftest", total=total, last="")
+
+        def advance(outcome: Outcome) -> None:
+            bar.update(task, advance=1, last=outcome.case.rel)
+
+        yield advance
+
+
+def _lines(total: int) -> Callable[[Outcome], None]:
+    done = [0]
+
+    def line(outcome: Outcome) -> None:
+        done[0] += 1
+        if outcome.cached:
+            return
+        document = outcome.document
+        sys.stderr.write(
+            f"[{done[0]}/{total}] {outcome.case.rel}: {document.get('verdict')} "
+            f"{document.get('reason')} ({outcome.seconds:.1f} s)\n"
+        )
+        sys.stderr.flush()
+
+    return line
