@@ -56,6 +56,26 @@ def pid_alive() -> Callable[[int], bool]:
     return _pid_alive
 
 
+@pytest.fixture
+def survivors(pid_alive: Callable[[int], bool]) -> Callable[[str], list[int]]:
+    """Live host processes whose command line carries `token`."""
+
+    def find(token: str) -> list[int]:
+        alive = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if token.encode() in cmdline and pid_alive(int(entry.name)):
+                alive.append(int(entry.name))
+        return alive
+
+    return find
+
+
 # -- the stand-in Lean toolchain (tests/standin/) ---------------------------------------------
 
 STANDIN_BIN = Path(__file__).resolve().parent / "standin" / "bin"

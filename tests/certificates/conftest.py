@@ -190,26 +190,6 @@ def sandboxed() -> None:
 
 
 @pytest.fixture
-def survivors(pid_alive: Callable[[int], bool]) -> Callable[[str], list[int]]:
-    """Live host processes whose command line carries `token`."""
-
-    def find(token: str) -> list[int]:
-        alive = []
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                cmdline = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if token.encode() in cmdline and pid_alive(int(entry.name)):
-                alive.append(int(entry.name))
-        return alive
-
-    return find
-
-
-@pytest.fixture
 def protected_dir() -> Iterator[Path]:
     """A folder only root may enter, outside any scratch folder (under the host /tmp)."""
     folder = Path(tempfile.mkdtemp(prefix="jig-protected-"))

@@ -128,13 +128,13 @@ def test_an_unwritable_step_summary_is_a_warning_not_a_failure(standin, repo, tm
     assert "warning: could not append to GITHUB_STEP_SUMMARY" in done.stderr
 
 
-def test_ctrl_c_kills_a_hanging_build_and_exits_130(standin, repo, tmp_path, pid_alive):
+def test_ctrl_c_kills_a_hanging_build_and_exits_130(standin, repo, survivors):
     """Ctrl-C reaches only jig's main thread; the build it started must die with it."""
     import signal
     import time
 
-    hang_pid = tmp_path / "hang.pid"
-    standin.scenario({"build": "hang", "hang_pid_file": str(hang_pid)})
+    marker = f"jig-hang-{time.monotonic_ns()}"
+    standin.scenario({"build": "hang", "hang_marker": marker})
     process = subprocess.Popen(
         [sys.executable, "-m", "jigcli", "verify", ALICE, "--timeout", "300"],
         cwd=repo,
@@ -144,10 +144,11 @@ def test_ctrl_c_kills_a_hanging_build_and_exits_130(standin, repo, tmp_path, pid
         text=True,
     )
     try:
-        for _ in range(600):  # the hanging build writes its grandchild's pid once it runs
-            if hang_pid.is_file() and hang_pid.read_text():
+        for _ in range(600):  # the hanging build starts its grandchild once it runs
+            if survivors(marker):
                 break
             time.sleep(0.1)
+        assert survivors(marker), "the build never started"
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)  # far less than the 300 s budget
     finally:
@@ -155,12 +156,11 @@ def test_ctrl_c_kills_a_hanging_build_and_exits_130(standin, repo, tmp_path, pid
             process.kill()
             process.wait()
     assert process.returncode == 130 and "Traceback" not in err
-    grandchild = int(hang_pid.read_text())
     for _ in range(50):
-        if not pid_alive(grandchild):
+        if not survivors(marker):
             break
         time.sleep(0.1)
-    assert not pid_alive(grandchild)
+    assert survivors(marker) == []
 
 
 @pytest.mark.parametrize("planted", ["out-link", "tmp-link"])
