@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,8 +129,7 @@ def olean_path(folder: Path, module: str) -> Path:
 def choose(
     paths: backend.LeanPaths, repo: Repo, *, allow_unsandboxed: bool
 ) -> tuple[Route | None, str]:
-    """The route the build runs through here and what caps its processes (or why nothing
-    does); (None, why no route can) when none can."""
+    """The route the build runs through here, with "", or (None, why no route can)."""
     trial = probe_job(paths, repo)
     route = probing.choose(trial, allow_none=allow_unsandboxed, confining=True)
     if route is None:
@@ -185,12 +185,12 @@ def _ended_badly(done: Execution, messages: LeanOutput, shown: str) -> tuple[str
     result = done.result
     if result.timed_out:
         return "timeout", "step=build: the build ran out of the wall budget"
-    if done.signal == 24:  # SIGXCPU: the CPU limit, which only a long build reaches
+    if done.signal == signal.SIGXCPU:  # the CPU limit, which only a long build reaches
         return "timeout", "step=build: the build used up its CPU time"
     if result.truncated:
         return "build_failed", f"the build printed more than {OUTPUT_BYTES} bytes and was stopped"
     if done.out_of_memory:
-        return "build_failed", f"the build was killed at its memory limit of {MEMORY_MB} MB"
+        return "build_failed", f"the build was killed at its memory limit of {done.memory_mb} MB"
     if done.signal is not None:
         return "build_failed", f"lean was killed by {done.signal_name}"
     logged = [m for m in messages.messages if m.severity in ("error", "warning")]

@@ -323,7 +323,12 @@ def _judge(
         except JudgeOutputProblem as exc:
             _judge_failed(verdict, submission, "verifier_error", str(exc), result.output)
             return
-        verdict.evidence["judge_output"] = _keep(out, context)
+        try:
+            verdict.evidence["judge_output"] = _keep(out, context)
+        except OSError as exc:  # a link or a folder where the copy goes
+            detail = f"the judge's report cannot be kept as evidence: {exc.strerror}"
+            _judge_failed(verdict, submission, "verifier_error", detail, "")
+            return
     why = record_report(report, request, verdict)
     _skip_rest(verdict, submission, why)
 

@@ -180,3 +180,34 @@ def test_out_never_writes_through_a_link(standin, repo, tmp_path, planted):
         assert len(done.stderr.strip().splitlines()) == 1
     else:
         assert done.returncode == 0 and json.loads(target.read_text())["verdict"] == "green"
+
+
+@pytest.mark.parametrize("folder", [".jig", ".jig/work"])
+def test_a_committed_jig_link_is_refused_before_anything_runs(standin, repo, tmp_path, folder):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    link = repo / folder
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside)
+    done = jig(repo, "verify", ALICE)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("jig: ") and "is a symbolic link" in done.stderr
+    assert "run jig verify again" in done.stderr and "Traceback" not in done.stderr
+    assert list(outside.iterdir()) == [] and standin.calls() == []
+
+
+def test_the_judges_report_is_never_kept_through_a_link_below_the_work_folder(
+    standin, repo, tmp_path
+):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    work = repo / ".jig/work"
+    work.mkdir(parents=True)
+    (work / "Submissions__S001__AliceDirect").symlink_to(outside)
+    done = jig(repo, "verify", ALICE, "--json")
+    document = json.loads(done.stdout)
+    assert (document["verdict"], document["reason"]) == ("red", "verifier_error")
+    assert document["detail"].startswith("the judge's report cannot be kept as evidence: ")
+    assert "is a symbolic link" in document["detail"]
+    assert "verifier" not in document["checks"]  # said in a sentence, not a crash
+    assert list(outside.iterdir()) == []
