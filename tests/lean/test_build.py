@@ -242,6 +242,28 @@ def test_what_a_build_plants_in_its_own_folder_never_reaches_the_judges_search_p
     assert "/tmp/" not in judge["lean_path"].replace(str(builder.root), "")
 
 
+@pytest.mark.parametrize(
+    ("planting", "said"),
+    [
+        ("ln -s {statement} $OUT/{m}.olean.server", "lies behind, a symbolic link"),
+        ("mkfifo $OUT/{m}.olean.server", "is a FIFO, not a regular file"),
+        ("mkdir $OUT/{m}.olean.server", "is a folder, not a regular file"),
+    ],
+)
+def test_what_a_build_leaves_beside_its_olean_is_read_through_no_link_and_never_blocks(
+    builder, planting, said
+):
+    statement = builder.root / ".lake/build/lib/lean/Statements/S001.olean"
+    script = planting.format(statement=statement, m=MODULE)
+    # And a folder nobody may enter, which jig must still remove afterwards.
+    script += "\nmkdir $OUT/locked && touch $OUT/locked/f && chmod 000 $OUT/locked"
+    built = builder({"build_script": script})
+    assert built.verdict["reason"] == "build_failed"
+    assert built.verdict["detail"].startswith(f"the build left {MODULE}.olean or its parts")
+    assert said in built.verdict["detail"]
+    assert not [c for c in built.calls if c["tool"] == "jig_judge"]
+
+
 def test_a_build_sees_neither_the_judge_nor_jigs_folder_nor_a_home(builder):
     root = builder.root
     looks = [
