@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +28,18 @@ def _pid_alive(pid: int) -> bool:
         return False
     state = next((line for line in status.splitlines() if line.startswith("State:")), "")
     return "Z" not in state.split(":", 1)[-1].split()[:1]
+
+
+NOBODY = 65534
+
+
+def run_as_nobody(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run `argv` as the host's nobody (needs root and setpriv): how the tests check what holds
+    for an unprivileged user on a machine where they run as root."""
+    drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    return subprocess.run(
+        [*drop, *argv], capture_output=True, text=True, timeout=120, env=env, check=False
+    )
 
 
 PINS = ("lean-toolchain", "lakefile.toml", "lake-manifest.json")

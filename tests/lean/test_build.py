@@ -12,7 +12,6 @@ import secrets
 import shlex
 import shutil
 import socket
-import subprocess
 import sysconfig
 import tempfile
 from collections.abc import Callable, Iterator
@@ -27,11 +26,10 @@ from jigcli.repo import Repo
 from jigcli.sandbox.cgroups import memory_cap
 from jigcli.verify import VerifyOptions, verify
 
-from ..conftest import LEAN_CONTENT, PINS, REPO, STANDIN_BIN
+from ..conftest import LEAN_CONTENT, NOBODY, PINS, REPO, STANDIN_BIN, run_as_nobody
 
 ALICE = "Submissions/S001/AliceDirect.json"
 MODULE = "Submissions.S001.AliceDirect"
-NOBODY = 65534
 SYSTEM_PYTHON = Path("/usr/bin/python3")
 MATHLIB_OLEAN = ".lake/packages/mathlib/.lake/build/lib/lean/Mathlib/Logic/Basic.olean"
 
@@ -103,19 +101,9 @@ def _as_nobody(base: Path) -> Builder:
         (base / "request.json").write_text(json.dumps(request))
         for path in (scenario_path, base / "request.json"):
             os.chown(path, NOBODY, NOBODY)
-        done = subprocess.run(
-            [
-                "setpriv",
-                f"--reuid={NOBODY}",
-                f"--regid={NOBODY}",
-                "--clear-groups",
-                str(SYSTEM_PYTHON),
-                str(Path(__file__).with_name("verify_as_nobody.py")),
-                str(base / "request.json"),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=120,
+        helper = Path(__file__).with_name("verify_as_nobody.py")
+        done = run_as_nobody(
+            [str(SYSTEM_PYTHON), str(helper), str(base / "request.json")],
             env={
                 "PATH": f"{STANDIN_BIN}:/usr/bin:/bin",
                 "JIG_STANDIN_SCENARIO": str(scenario_path),
