@@ -33,7 +33,8 @@ already read and validated the manifest and recorded the `manifest` check.
 
 Every step records itself on the verdict, names itself with `context.enter`, and bounds its
 processes by `context.deadline.remaining()`; a budget that runs out is a red `timeout`. Lean's
-messages and the build log are kept as diagnostics and never decide anything.
+messages and the build logs are kept as diagnostics; they decide nothing but that a build
+failed.
 """
 
 from __future__ import annotations
@@ -246,7 +247,9 @@ def _build_submission(
     context: VerifyContext,
 ) -> Path | None:
     """The one build of untrusted code, sandboxed (`jigcli/lean/build.py`); the copy of its
-    `.olean` the judge is to read, or None. The build log is shown, never believed."""
+    `.olean` the judge is to read, or None. Lean's messages can fail a build (a warning or
+    an error, as Lake's `--wfail` reads them), never pass one: whatever they say, the judge
+    decides the rest from the `.olean` alone."""
     context.enter("build")
     started = time.monotonic()
     try:
