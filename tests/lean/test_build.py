@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from jigcli.lean import build
+from jigcli.lean import backend, build
 from jigcli.repo import Repo
 from jigcli.sandbox.cgroups import memory_cap
 from jigcli.verify import VerifyOptions, verify
@@ -32,8 +32,6 @@ ALICE = "Submissions/S001/AliceDirect.json"
 MODULE = "Submissions.S001.AliceDirect"
 SYSTEM_PYTHON = Path("/usr/bin/python3")
 MATHLIB_OLEAN = ".lake/packages/mathlib/.lake/build/lib/lean/Mathlib/Logic/Basic.olean"
-
-pytestmark = pytest.mark.usefixtures("confined")
 
 
 @dataclass
@@ -125,7 +123,11 @@ def _readable_by_everyone(path: Path) -> bool:
 
 @pytest.fixture(params=["invoker", "nobody"])
 def builder(
-    request: pytest.FixtureRequest, standin: Any, lean_repo: Repo, monkeypatch: pytest.MonkeyPatch
+    request: pytest.FixtureRequest,
+    confined: None,
+    standin: Any,
+    lean_repo: Repo,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> Iterator[Builder]:
     if request.param == "invoker":
         _seed(lean_repo.root)
@@ -342,3 +344,26 @@ def test_a_build_past_its_memory_budget_fails_without_touching_the_host(builder)
     assert built.verdict["reason"] == "build_failed"
     assert "killed at its memory limit of 128 MB" in built.verdict["detail"]
     assert "ALLOCATED" not in built.said
+
+
+# -- the view, without running anything -------------------------------------------------------
+
+
+def test_the_view_hides_jigs_folder_and_the_judge_should_the_search_path_hold_them(lean_repo):
+    root = lean_repo.root
+    (root / ".jig").mkdir()
+    (root / ".lake/build/bin").mkdir(parents=True)
+    paths = backend.LeanPaths(Path("/opt/lean"), (root / ".lake/build/lib/lean", root))
+    view = build.view(paths, lean_repo)
+    assert view.read_only == (Path("/opt/lean"), root / ".lake/build/lib/lean", root)
+    assert set(view.hidden) == {root / ".jig", root / ".lake/build/bin"}
+    assert view.writable == ()
+    usual = backend.LeanPaths(Path("/opt/lean"), (root / ".lake/build/lib/lean",))
+    assert build.view(usual, lean_repo).hidden == ()
+
+
+def test_the_builds_limits_leave_address_space_to_the_memory_cgroup():
+    limits = build.limits(900)
+    assert limits.address_space_mb is None and limits.memory_mb == build.MEMORY_MB
+    assert limits.processes == build.PROCESSES and limits.wall_sec == 900
+    assert limits.cpu_sec > 900  # the wall clock, not RLIMIT_CPU, bounds a many-threaded Lean
