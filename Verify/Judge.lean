@@ -7,14 +7,16 @@ import Lean
 submission, after the submission's module was built:
 
 ```
-jig_judge --statement ID --module M --decl D [--refutes ID'] --out FILE
+jig_judge --statement ID --module M --decl D [--refutes ID'] --olean PATH --out FILE
 ```
 
 It never elaborates a line of anything: no syntax, no commands, no environment extension of
 the submission is ever live in this process. It
 
-1. reads the submission's compiled module (`M.olean`, and its `.olean.server` /
-   `.olean.private` parts when the module system wrote them), the way `leanchecker` does;
+1. reads the submission's compiled module from `PATH` (`M`'s `.olean`, and its `.olean.server`
+   / `.olean.private` parts beside it when the module system wrote them), the way
+   `leanchecker` does. jig built it in a sandbox into a folder of its own and names it here:
+   it is never looked up on the search path, where only trusted modules are;
 2. refuses any import outside `allowedRoots`, whatever jig's Python policy said;
 3. imports only trusted modules: `Statements.ID` (and `Statements.ID'`) plus the submission's
    own (allowed) imports — never the submission module itself;
@@ -62,7 +64,9 @@ signature, argument order and instance again, and changed:
   range), nested actions are parenthesized, and a variable named like the `first` tactic renamed.
 
 * Loading, modelled on `src/LeanChecker.lean`'s `replayFromImports` (stored copy with the
-  `--export` mode, commit 017bb1eb…): `Lean.findOLean`, `System.FilePath.pathExists`, then the
+  `--export` mode, commit 017bb1eb…), except that the `.olean` is the file `--olean` names (jig's
+  copy of the sandboxed build's output), never one `Lean.findOLean` finds on the search path,
+  which holds only trusted modules: `System.FilePath.pathExists`, then the
   `.server` and `.private` parts only when they exist, `Lean.readModuleDataParts (fnames : @&
   Array System.FilePath) : IO (Array (ModuleData × CompactedRegion))`, the last part holding
   every constant — `src/Lean/Environment.lean`, module-era copy, where
@@ -223,6 +227,7 @@ structure Args where
   module : String
   decl : String
   refutes : Option String
+  olean : System.FilePath
   out : System.FilePath
 
 structure RawArgs where
@@ -230,6 +235,7 @@ structure RawArgs where
   module : Option String := none
   decl : Option String := none
   refutes : Option String := none
+  olean : Option String := none
   out : Option String := none
 
 def readFlags : List String → RawArgs → Except String RawArgs
@@ -238,6 +244,7 @@ def readFlags : List String → RawArgs → Except String RawArgs
   | "--module" :: v :: rest, acc => readFlags rest { acc with module := some v }
   | "--decl" :: v :: rest, acc => readFlags rest { acc with decl := some v }
   | "--refutes" :: v :: rest, acc => readFlags rest { acc with refutes := some v }
+  | "--olean" :: v :: rest, acc => readFlags rest { acc with olean := some v }
   | "--out" :: v :: rest, acc => readFlags rest { acc with out := some v }
   | arg :: _, _ => .error s!"unexpected argument {arg}"
 
@@ -246,8 +253,10 @@ def parseArgs (argv : List String) : Except String Args := do
   let some statementId := raw.statementId | throw "--statement ID is required"
   let some module := raw.module | throw "--module M is required"
   let some decl := raw.decl | throw "--decl D is required"
+  let some olean := raw.olean | throw "--olean PATH is required"
   let some out := raw.out | throw "--out FILE is required"
-  return { statementId, module, decl, refutes := raw.refutes, out := System.FilePath.mk out }
+  return { statementId, module, decl, refutes := raw.refutes,
+           olean := System.FilePath.mk olean, out := System.FilePath.mk out }
 
 def statementModule (id : String) : Name := Name.mkStr `Statements id
 def statementConst (id : String) : Name := Name.mkStr (statementModule id) "statement"
@@ -315,11 +324,10 @@ def errorOf {α : Type} : Except String α → String
 
 /-! ## Reading the submission's compiled module -/
 
-/-- The module's data parts, as `leanchecker`'s `replayFromImports` loads them: the `.olean`,
-then `.olean.server` and `.olean.private` when the module system wrote them (they must be read
-together). The last part holds every constant of the module. -/
-def readModuleParts (module : Name) : IO (Array (ModuleData × CompactedRegion)) := do
-  let base ← findOLean module
+/-- The module's data parts, as `leanchecker`'s `replayFromImports` loads them: the `.olean` at
+`base`, then `.olean.server` and `.olean.private` beside it when the module system wrote them
+(they must be read together). The last part holds every constant of the module. -/
+def readModuleParts (base : System.FilePath) : IO (Array (ModuleData × CompactedRegion)) := do
   unless (← base.pathExists) do
     throw <| IO.userError s!"{base} does not exist: the module was not built"
   let mut files := #[base]
@@ -688,12 +696,11 @@ def clashJson (env : Environment) (name : Name) : Json :=
 
 def judge (args : Args) : IO (Report × Option String) := do
   let mut report : Report := {}
-  let moduleName := args.module.toName
   let declName := args.decl.toName
   let stmtModule := statementModule args.statementId
   let stmtName := statementConst args.statementId
   -- 1. the submission's compiled module
-  let loaded ← attempt (readModuleParts moduleName)
+  let loaded ← attempt (readModuleParts args.olean)
   let .ok parts := loaded | return (report, some s!"load: {errorOf loaded}")
   let some (headerPart, _) := parts[0]? | return (report, some "load: the module has no data")
   let some (last, _) := parts.back? | return (report, some "load: the module has no data")

@@ -102,7 +102,10 @@ def verify(
         bool,
         typer.Option(
             "--allow-no-netns",
-            help="Run certificate checkers without isolation (local development only).",
+            help=(
+                "Where no sandbox works, run certificate checkers and Lean builds without one "
+                "(local development only; the verdict records isolation: none)."
+            ),
         ),
     ] = False,
     root: RootOpt = None,
@@ -162,7 +165,11 @@ def selftest(
         ),
     ] = None,
     allow_no_netns: Annotated[
-        bool, typer.Option("--allow-no-netns", help="Run checkers without isolation (dev only).")
+        bool,
+        typer.Option(
+            "--allow-no-netns",
+            help="Where no sandbox works, run checkers and Lean builds without one (dev only).",
+        ),
     ] = False,
     root: RootOpt = None,
 ) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from jigcli.errors import RepoNotFound, UsageError
 from jigcli.hashing import file_sha256_tagged
+from jigcli.safewrite import check_folders
 
 ROOT_MARKERS = ("lakefile.toml", "lakefile.lean", "jig.yaml")
 
@@ -72,6 +73,12 @@ class Repo:
     def work_dir(self) -> Path:
         """Scratch space jig owns inside the repo (verdicts, judge reports, lean-check files)."""
         return self.root / ".jig"
+
+    def check_work_folders(self, *names: str) -> None:
+        """Refuse (`jigcli.safewrite.UnsafeTarget`) when `.jig` or `.jig/<name>` is a link or
+        not a folder: a committed link would send what jig writes there outside the repo."""
+        for name in names:
+            check_folders(self.root, (self.work_dir / name).relative_to(self.root).as_posix())
 
     def module_path(self, module: str) -> Path:
         """`Submissions.S001.Alice` → `<root>/Submissions/S001/Alice.lean`."""

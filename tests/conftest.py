@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -38,6 +39,18 @@ def _pid_alive(pid: int) -> bool:
     return "Z" not in state.split(":", 1)[-1].split()[:1]
 
 
+NOBODY = 65534
+
+
+def run_as_nobody(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run `argv` as the host's nobody (needs root and setpriv): how the tests check what holds
+    for an unprivileged user on a machine where they run as root."""
+    drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    return subprocess.run(
+        [*drop, *argv], capture_output=True, text=True, timeout=120, env=env, check=False
+    )
+
+
 PINS = ("lean-toolchain", "lakefile.toml", "lake-manifest.json")
 LEAN_CONTENT = ("Commons", "Statements", "Verify", "Submissions")
 
@@ -63,6 +76,26 @@ def copy_repo(tmp_path: Path) -> Callable[..., Path]:
 @pytest.fixture
 def pid_alive() -> Callable[[int], bool]:
     return _pid_alive
+
+
+@pytest.fixture
+def survivors(pid_alive: Callable[[int], bool]) -> Callable[[str], list[int]]:
+    """Live host processes whose command line carries `token`."""
+
+    def find(token: str) -> list[int]:
+        alive = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if token.encode() in cmdline and pid_alive(int(entry.name)):
+                alive.append(int(entry.name))
+        return alive
+
+    return find
 
 
 # -- the stand-in Lean toolchain (tests/standin/) ---------------------------------------------

@@ -4,6 +4,7 @@ CI)."""
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import re
@@ -225,6 +226,23 @@ def test_the_lean_setup_lets_bubblewrap_create_its_namespaces():
     runs = "\n".join(step.get("run", "") for step in load(ACTION)["runs"]["steps"])
     assert "kernel.apparmor_restrict_unprivileged_userns=0" in runs
     assert runs.index("apt-get install -y -qq bubblewrap") < runs.index("bwrap --")
+
+
+@pytest.mark.parametrize(
+    "guarded",
+    [
+        "Statements/S001.lean",
+        "Certificates/C001/checker.py",
+        "Verify/Judge.lean",
+        "Verify/Judge/Replay.lean",
+        "lakefile.toml",
+        "lake-manifest.json",
+        "lean-toolchain",
+    ],
+)
+def test_every_file_pose_check_guards_triggers_the_statement_workflow(statement, guarded):
+    filters = triggers(statement)["pull_request"]["paths"]
+    assert any(fnmatch.fnmatchcase(guarded, pattern) for pattern in filters), guarded
 
 
 def test_statement_checks_write_once_against_the_pull_request_base(statement):

@@ -1,8 +1,9 @@
 """`jig doctor`: what this machine has for each verifier, and what to do about what is missing.
 
-Three sections, each reported by the part that owns it: Lean (`jigcli.lean.backend`), the
-certificate sandbox (`jigcli.certificates.isolation`), TeX (`jigcli.latex.compile`). Exit 0
-only when all three are ready; the report says, per section, what is missing.
+Four sections, each reported by the part that owns it: Lean (`jigcli.lean.backend`), the
+sandbox of a submission's build (`jigcli.lean.build`), the certificate sandbox
+(`jigcli.certificates.isolation`), TeX (`jigcli.latex.compile`). Exit 0 only when all are
+ready; the report says, per section, what is missing.
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ GET_LEAN = REASONS["toolchain_missing"].next
 
 NO_REPO = "no verifier repo here (no lakefile.toml above the working directory); pass --root DIR"
 NO_SANDBOX = "no isolation route works: install bubblewrap (apt-get install bubblewrap)"
+NO_BUILD_SANDBOX = (
+    "no sandbox here confines a build's files, so no submission can be built "
+    "(sandbox_unavailable): install bubblewrap (apt-get install bubblewrap) and allow "
+    "unprivileged user namespaces"
+)
 NO_TEX = "no pdflatex: install texlive-latex-base, texlive-latex-recommended and latexmk"
 
 
@@ -37,15 +43,24 @@ def gather(root: Path | None) -> dict[str, Any]:
     from jigcli.latex.compile import describe as describe_tex
 
     lean = _lean_section(root)
+    build = _build_section(root, lean)
     sandbox = describe_sandbox()
     tex = describe_tex()
     problems = [
         f"Lean: {lean['problem']}. {GET_LEAN}" if not lean["ready"] else None,
+        f"Lean builds: {NO_BUILD_SANDBOX} ({build['why']})" if build["route"] is None else None,
         f"sandbox: {NO_SANDBOX}" if sandbox["chosen"] is None else None,
         f"TeX: {NO_TEX}" if not tex["ready"] else None,
     ]
     found = [problem for problem in problems if problem]
-    return {"lean": lean, "sandbox": sandbox, "tex": tex, "ready": not found, "problems": found}
+    return {
+        "lean": lean,
+        "lean_build": build,
+        "sandbox": sandbox,
+        "tex": tex,
+        "ready": not found,
+        "problems": found,
+    }
 
 
 def _lean_section(root: Path | None) -> dict[str, Any]:
@@ -58,6 +73,22 @@ def _lean_section(root: Path | None) -> dict[str, Any]:
     return {"repo": str(repo.root), **describe_lean(repo)}
 
 
+def _build_section(root: Path | None, lean: dict[str, Any]) -> dict[str, Any]:
+    """Whether a submission's build can be sandboxed here: probed with this repo's Lean where
+    there is one, else with the system shell."""
+    from jigcli.lean import backend, build
+
+    if lean["repo"] is None or lean["programs"]["lean"] is None:
+        return build.describe(None, None)
+    repo = Repo.locate(root)
+    try:
+        toolchain = backend.detect(repo)
+        paths = backend.lean_paths(toolchain, repo, timeout=backend.VERSION_PROBE_SEC)
+    except (backend.ToolchainProblem, backend.LakeEnvProblem):
+        return build.describe(None, None)
+    return build.describe(paths, repo)
+
+
 def _guards(route: dict[str, Any]) -> list[tuple[str, bool, str]]:
     """(what, held, how or why not) for each guard of a working sandbox route."""
     processes, memory = route["processes"], route["memory"]
@@ -68,6 +99,13 @@ def _guards(route: dict[str, Any]) -> list[tuple[str, bool, str]]:
         ("seccomp  ", filtered["applied"], f"applied: {filtered['why']}"),
         ("as root  ", root["holds"], f"held: {root['why']}"),
     ]
+
+
+def _build_limits(build: dict[str, Any]) -> list[str]:
+    """What bounds a sandboxed build here, beyond its files."""
+    memory = build["memory"]
+    capped = f"capped at {memory['mb']} MB" if memory["capped"] else "NOT capped"
+    return [f"memory    {capped}: {memory['why']}", f"up to {build['processes']} processes"]
 
 
 def _show(report: dict[str, Any]) -> None:
@@ -96,6 +134,14 @@ def _show(report: dict[str, Any]) -> None:
     cache = lean.get("mathlib_cache")
     if cache:
         row(cache["present"], "Mathlib cache", cache["path"] if cache["present"] else "missing")
+    build = report["lean_build"]
+    console.print("[bold]Sandbox[/] (Lean builds: the submission's code)")
+    if build["route"] is None:
+        row(False, "none", build["why"] or "")
+    else:
+        row(True, build["route"], f"confines a build's files (probed with {build['probed_with']})")
+        for said in _build_limits(build):
+            console.print(f"  {' ' * 19}{escape(said)}")
     console.print("[bold]Sandbox[/] (certificate checkers)")
     for route in report["sandbox"]["routes"]:
         chosen = " (used)" if route["name"] == report["sandbox"]["chosen"] else ""

@@ -17,7 +17,7 @@ from jigcli.errors import JigError, RepoNotFound, UsageError
 from jigcli.render.selftest import progress, show
 from jigcli.repo import Repo
 from jigcli.run import Deadline
-from jigcli.safewrite import UnsafeTarget, check_folders
+from jigcli.safewrite import UnsafeTarget
 from jigcli.selftest import report
 from jigcli.selftest.cache import Keys, VerdictCache
 from jigcli.selftest.discover import default_folders, discover
@@ -88,13 +88,11 @@ def run(
 
 def _check_work_folders(repo: Repo) -> None:
     """jig's folders in the repo (`.jig/verdicts`, `.jig/work`) must be real folders: a
-    committed link would send verdicts and check files outside the repo."""
-    for folder in ("verdicts", "work"):
-        relative = (repo.work_dir / folder).relative_to(repo.root).as_posix()
-        try:
-            check_folders(repo.root, relative)
-        except UnsafeTarget as refused:
-            raise UsageError(f"{refused.strerror}; remove it and run jig selftest again") from None
+    committed link would send verdicts and judge reports outside the repo."""
+    try:
+        repo.check_work_folders("verdicts", "work")
+    except UnsafeTarget as refused:
+        raise UsageError(f"{refused.strerror}; remove it and run jig selftest again") from None
 
 
 def _repo_for(paths: list[Path], root: Path | None) -> Repo:

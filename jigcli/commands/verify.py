@@ -11,6 +11,7 @@ from pathlib import Path
 from jigcli.console import emit_json, out
 from jigcli.errors import RepoNotFound, UsageError
 from jigcli.repo import Repo
+from jigcli.safewrite import UnsafeTarget
 from jigcli.summary import append_step_summary, verdict_markdown
 from jigcli.verdict import REASONS, Verdict
 from jigcli.verify import VerifyOptions, verify
@@ -41,6 +42,10 @@ def run(
     if out is not None and out.is_dir():
         raise UsageError(f"{out} is a folder; pass --out the path of a file to write.")
     repo = _repo_for(manifest, root)
+    try:  # where the judge's report is kept
+        repo.check_work_folders("work")
+    except UnsafeTarget as refused:
+        raise UsageError(f"{refused.strerror}; remove it and run jig verify again") from None
     options = VerifyOptions(
         statement_id=statement_id, timeout=timeout, lane=lane, allow_no_netns=allow_no_netns
     )

@@ -9,8 +9,11 @@ share it):
   `lean-toolchain` (`ToolchainProblem`, naming both versions).
 - `build(toolchain, repo, targets, timeout=…) -> LakeRun`: one `lake build <targets…>` of
   trusted targets (the judge, statements, `Commons`).
-- `build_submission(toolchain, repo, module, timeout=…) -> LakeRun`: the one build of an
-  untrusted module, `lake build --wfail <module>`.
+- `lean_paths(toolchain, repo, timeout=…) -> LeanPaths`: the toolchain folder and the search
+  path (`LEAN_PATH`) Lake sets for this repo, which a sandboxed build of a submission sees;
+- `compile_argv(paths, source, olean)` and `module_setup(module)`: the one build of an
+  untrusted module, `lean` run directly the way Lake runs it, which `jigcli.lean.build` runs
+  in a sandbox;
 - `judge(toolchain, repo, args, timeout=…) -> RunResult`: one run of the judge executable
   (`Verify/Judge.lean`, built by `build`) under `lake env`.
 - `elaborate(toolchain, repo, file, timeout=…) -> LeanRun`: one `lake env lean --json FILE`,
@@ -23,6 +26,7 @@ output as evidence. Nothing here decides a verdict: that is the pipeline's job.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Mapping, Sequence
@@ -46,10 +50,12 @@ VERSION_PROBE_SEC = 60.0
 # The judge executable: `[[lean_exe]] name = "jig_judge"` in the repo's `lakefile.toml`, which
 # Lake builds into `<buildDir>/<binDir>/`, by default `.lake/build/bin/`.
 JUDGE_EXE = "jig_judge"
-# Lake's `--wfail` ("fail build if warnings are logged (same as --fail-level=warning)", the
-# OUTPUT OPTIONS of `lake help`, lean4 `src/lake/Lake/CLI/Help.lean`): Lean reports a
-# `sorry` as the warning "declaration uses 'sorry'", so a submission with one fails to build.
-FAIL_ON_WARNINGS = "--wfail"
+# What the submission's build is given besides its source: Lean's `--setup` file.
+SETUP_NAME = "setup.json"
+
+
+class LakeEnvProblem(Exception):
+    """Lake did not say where this repo's Lean and its trusted build are; `str()` says why."""
 
 
 class ToolchainProblem(Exception):
@@ -181,11 +187,90 @@ def build(toolchain: Toolchain, repo: Repo, targets: Sequence[str], *, timeout: 
     return LakeRun(result, build_diagnostics(result.output))
 
 
-def build_submission(toolchain: Toolchain, repo: Repo, module: str, *, timeout: float) -> LakeRun:
-    """The one build of an untrusted module: `lake build --wfail <module>`, so that a warning,
-    "declaration uses 'sorry'" first of all, fails it."""
-    result = _run([toolchain.lake, "build", FAIL_ON_WARNINGS, module], toolchain, repo, timeout)
-    return LakeRun(result, build_diagnostics(result.output))
+# -- the submission's build ------------------------------------------------------------------
+#
+# Lake builds a module with `compileLeanModule` (lean4 `src/lake/Lake/Build/Actions.lean`):
+# `lean <file> -o <olean> [-i <ilean>] [-c <c>] --setup <setup.json> --json`, with only
+# `LEAN_PATH` set in the environment. jig runs the same `lean` itself, in a sandbox, so that
+# the only place the submission's code may write is a fresh folder of jig's own, and nothing
+# of the repo's `.lake/build` (where the trusted `.olean` files the judge imports live) is
+# writable to it, as it would be under `lake build`. What it needs, from Lean's sources:
+#
+# - the module name: `--setup`'s `ModuleSetup.name` (`src/Lean/Setup.lean`), which
+#   `shellMain` (`src/Lean/Shell.lean`) hands to `Elab.runFrontend` as the main module; the
+#   source file's own path plays no part in it;
+# - its imports: from its header (`ModuleSetup.imports?` left out), each found on `LEAN_PATH`
+#   (`importModules`, `findOLeanParts`, `src/Lean/Environment.lean`) since `importArts` is
+#   empty: the trusted build's folders only, read-only;
+# - what it writes: `writeModule` (`src/Lean/Environment.lean`) writes `-o`'s file, and for a
+#   `module` header its `.olean.server` and `.olean.private` parts and an `.ir` beside it;
+#   `runFrontend` (`src/Lean/Elab/Frontend.lean`) writes nothing when an error was logged.
+#   No `-i` (the `.ilean` is for editors) and no `-c`;
+# - failing on a warning: Lake's `--wfail` fails a build when a warning was logged, Lean's
+#   JSON messages being logged at their severity (`compileLeanModule`); here the
+#   `warningAsError` option (`src/Lean/Log.lean`: "treat warnings as errors", applied in
+#   `logAt`), set in the setup's `options` (which override the command line's), makes Lean
+#   itself log a warning as an error and so write no `.olean`, and `jigcli.lean.build`
+#   refuses a build that printed a warning anyway (an option a source may set back).
+
+
+@dataclass(frozen=True)
+class LeanPaths:
+    """Where this repo's Lean lives and reads from: the toolchain's folder (`LEAN_SYSROOT`,
+    whose `bin/lean` is Lean itself) and Lake's search path (`LEAN_PATH`, the trusted build's
+    library folders), the existing folders only."""
+
+    sysroot: Path
+    search_path: tuple[Path, ...]
+
+    @property
+    def lean(self) -> Path:
+        return self.sysroot / "bin" / "lean"
+
+    def lean_path(self) -> str:
+        return os.pathsep.join(str(folder) for folder in self.search_path)
+
+
+def lean_paths(toolchain: Toolchain, repo: Repo, *, timeout: float) -> LeanPaths:
+    """`lake env printenv LEAN_SYSROOT LEAN_PATH` in the repo (`lake env` sets both, `lake help
+    env`, lean4 `src/lake/Lake/CLI/Help.lean`), run outside any sandbox: the lakefile is this
+    repo's own. Raises `LakeEnvProblem`."""
+    argv: list[str | Path] = [toolchain.lake, "env", "printenv", "LEAN_SYSROOT", "LEAN_PATH"]
+    result = _run(argv, toolchain, repo, timeout)
+    said = result.stdout.splitlines()
+    if not result.ok or len(said) != 2:
+        detail = (result.stderr or result.stdout).strip().splitlines()
+        raise LakeEnvProblem(
+            "`lake env` did not say where Lean and the trusted build are"
+            + (f": {detail[-1][:200]}" if detail else f" (exit {result.returncode})")
+        )
+    sysroot = Path(said[0])
+    if not sysroot.is_absolute() or not (sysroot / "bin" / "lean").is_file():
+        raise LakeEnvProblem(f"`lake env` names {said[0]!r} as Lean's folder; it has no bin/lean")
+    folders = [Path(part) for part in said[1].split(os.pathsep) if part]
+    found = [folder for folder in folders if folder.is_absolute() and folder.is_dir()]
+    return LeanPaths(sysroot, tuple(dict.fromkeys(found)))
+
+
+def module_setup(module: str) -> bytes:
+    """The `--setup` file of the submission's build: a `ModuleSetup` (`src/Lean/Setup.lean`,
+    `deriving ToJson, FromJson`, so every field but the optional `imports?` is written) naming
+    the module, with no pre-resolved imports, dynlibs or plugins, and `warningAsError`."""
+    setup = {
+        "name": module,
+        "isModule": False,  # a `module` header still opts in (`ModuleSetup.isModule`)
+        "importArts": {},
+        "dynlibs": [],
+        "plugins": [],
+        "options": {"warningAsError": True},
+    }
+    return json.dumps(setup, sort_keys=True).encode("utf-8")
+
+
+def compile_argv(paths: LeanPaths, source: str, olean: Path) -> tuple[str, ...]:
+    """`lean SOURCE -o OLEAN --setup setup.json --json`: `compileLeanModule`'s command, with
+    the source and the setup file in the working folder."""
+    return (str(paths.lean), source, "-o", str(olean), "--setup", SETUP_NAME, "--json")
 
 
 def judge_exe(repo: Repo) -> Path:

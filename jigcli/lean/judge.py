@@ -75,11 +75,12 @@ class JudgeRequest:
     def refutes_const(self) -> str | None:
         return f"Statements.{self.refutes}.statement" if self.refutes else None
 
-    def args(self, out: Path) -> list[str]:
+    def args(self, out: Path, olean: Path) -> list[str]:
+        """The judge's arguments: the report goes to `out`, the module is read from `olean`."""
         argv = ["--statement", self.statement_id, "--module", self.module, "--decl", self.decl]
         if self.refutes:
             argv += ["--refutes", self.refutes]
-        return [*argv, "--out", str(out)]
+        return [*argv, "--olean", str(olean), "--out", str(out)]
 
 
 class JudgeOutputProblem(Exception):

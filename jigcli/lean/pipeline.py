@@ -14,11 +14,14 @@ already read and validated the manifest and recorded the `manifest` check.
    judge and the statements from this repo's own sources, before anything of the submission
    is built (Mathlib comes from its cache); a failure is this repo's problem
    (`verifier_error`); the judge's SHA-256 is kept;
-7. submission build: `lake build --wfail <module>`, the one build of the untrusted module, in
-   one function (`_build_submission`) so it can be run in a sandbox (`build_failed`; a
-   "declaration uses 'sorry'" warning fails it too);
-8. judge: refused (`verifier_error`) if its SHA-256 changed during the submission's build; else
-   one run of `jig_judge` (`Verify/Judge.lean`), which reads the module's `.olean`,
+7. submission build: `lean` on the source's bytes, the one build of the untrusted module, in a
+   sandbox that lets it read only the toolchain and the trusted build's library folders and
+   write only a fresh folder of its own (`jigcli/lean/build.py`); `build_failed` when Lean
+   logged an error or a warning ("declaration uses `sorry`" among them) or wrote no `.olean`,
+   `sandbox_unavailable` when no sandbox here can confine it (unless `--allow-no-netns`, which
+   the verdict records as `isolation: none`); its `.olean` is copied out, through no link;
+8. judge: refused (`verifier_error`) if its SHA-256 changed since the trusted build; else
+   one run of `jig_judge` (`Verify/Judge.lean`), which reads the copied `.olean` by its path,
    replays it through the kernel into the statement's environment and writes one JSON report
    to a fresh private folder; the verdict's Lean checks come from that report alone
    (`jigcli/lean/judge.py`): provenance (`provenance`, `shadowed_statement`), unchecked code
@@ -30,22 +33,24 @@ already read and validated the manifest and recorded the `manifest` check.
 
 Every step records itself on the verdict, names itself with `context.enter`, and bounds its
 processes by `context.deadline.remaining()`; a budget that runs out is a red `timeout`. Lean's
-messages and the build log are kept as diagnostics and never decide anything.
+messages and the build logs are kept as diagnostics; they decide nothing but that a build
+failed.
 """
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from jigcli.hashing import file_sha256_tagged
+from jigcli.hashing import file_sha256_tagged, sha256_tagged
 from jigcli.lean import backend
+from jigcli.lean import build as sandboxed
 from jigcli.lean.judge import JudgeOutputProblem, JudgeRequest, read_report, record_report
 from jigcli.manifest import Manifest, ManifestError, check_module_location
 from jigcli.run import RunResult
+from jigcli.safewrite import write_beneath, write_file
 from jigcli.verdict import Verdict
 from jigcli.verify import VerifyContext
 
@@ -73,6 +78,8 @@ class _Submission:
     request: JudgeRequest
     source: Path
     statement_source: Path
+    # The source's bytes, read once: what is hashed is what the policy scans and Lean builds.
+    text: bytes
 
     @property
     def trusted_targets(self) -> list[str]:
@@ -100,10 +107,12 @@ def verify_lean(manifest: Manifest, verdict: Verdict, context: VerifyContext) ->
     if judge_digest is None:
         _skip_rest(verdict, submission, "this repo's own Lean targets did not build")
         return
-    if not _build_submission(submission, toolchain, verdict, context):
-        _skip_rest(verdict, submission, "the build did not succeed")
-        return
-    _judge(submission, toolchain, judge_digest, verdict, context)
+    with tempfile.TemporaryDirectory(prefix="jig-build-") as folder:
+        olean = _build_submission(submission, toolchain, Path(folder), verdict, context)
+        if olean is None:
+            _skip_rest(verdict, submission, "the build did not succeed")
+            return
+        _judge(submission, toolchain, judge_digest, olean, verdict, context)
 
 
 # -- 1–3. where things are --------------------------------------------------------------------
@@ -134,9 +143,10 @@ def _locate(manifest: Manifest, verdict: Verdict, context: VerifyContext) -> _Su
         verdict.record("source", False, detail)
         verdict.fail("missing_source", detail)
         return None
-    verdict.submission_source_hash = file_sha256_tagged(source)
+    text = source.read_bytes()
+    verdict.submission_source_hash = sha256_tagged(text)
     verdict.statement_source_hash = file_sha256_tagged(statement_source)
-    return _Submission(manifest, request, source, statement_source)
+    return _Submission(manifest, request, source, statement_source, text)
 
 
 def _skip_rest(verdict: Verdict, submission: _Submission, why: str) -> None:
@@ -155,8 +165,7 @@ def _policy(submission: _Submission, verdict: Verdict, context: VerifyContext) -
     context.enter("static_policy")
     from jigcli.lean.policy import scan
 
-    text = submission.source.read_text(encoding="utf-8", errors="replace")
-    violations = scan(text)
+    violations = scan(submission.text.decode("utf-8", errors="replace"))
     if not violations:
         return verdict.record("static_policy", True, "no forbidden construct, imports allowed")
     where = context.repo.rel(submission.source)
@@ -218,43 +227,54 @@ def _trusted_build(
     return file_sha256_tagged(judge)
 
 
-# -- 7. the submission's build ----------------------------------------------------------------
-
-
-def _build_submission(
-    submission: _Submission, toolchain: backend.Toolchain, verdict: Verdict, context: VerifyContext
-) -> bool:
-    """The one build of untrusted code. The build log is shown, never believed: only the exit
-    status decides whether the judge runs at all."""
-    context.enter("build")
-    module = submission.request.module
-    started = time.monotonic()
-    lake = backend.build_submission(
-        toolchain, context.repo, module, timeout=context.deadline.remaining()
-    )
-    verdict.timings_sec["build"] = time.monotonic() - started
-    output = lake.result.output
-    if lake.result.timed_out:
-        detail = f"step=build: lake build {module} ran out of the wall budget"
-        verdict.record("build", False, detail, output)
-        verdict.fail("timeout", detail)
-        return False
-    if not lake.ok:
-        detail = _short(_first_problem(lake))
-        verdict.record("build", False, detail, output)
-        verdict.fail("build_failed", detail)
-        return False
-    verdict.record("build", True, f"lake build {backend.FAIL_ON_WARNINGS} {module}", output or None)
-    return True
-
-
 def _first_problem(lake: backend.LakeRun) -> str:
-    """The first error Lake printed, else the first warning (`--wfail` fails on those)."""
+    """The first error Lake printed, else the first warning."""
     for severity in ("error", "warning"):
         found = [d for d in lake.diagnostics if d.severity == severity]
         if found:
             return f"{found[0].where()} {found[0].message}"
     return f"lake build exited {lake.result.returncode}"
+
+
+# -- 7. the submission's build ----------------------------------------------------------------
+
+
+def _build_submission(
+    submission: _Submission,
+    toolchain: backend.Toolchain,
+    folder: Path,
+    verdict: Verdict,
+    context: VerifyContext,
+) -> Path | None:
+    """The one build of untrusted code, sandboxed (`jigcli/lean/build.py`); the copy of its
+    `.olean` the judge is to read, or None. Lean's messages can fail a build (a warning or
+    an error, as Lake's `--wfail` reads them), never pass one: whatever they say, the judge
+    decides the rest from the `.olean` alone."""
+    context.enter("build")
+    started = time.monotonic()
+    try:
+        paths = backend.lean_paths(toolchain, context.repo, timeout=context.deadline.remaining())
+    except backend.LakeEnvProblem as problem:
+        verdict.record("build", False, str(problem))
+        verdict.fail("verifier_error", str(problem))
+        return None
+    built = sandboxed.build(
+        paths,
+        context.repo,
+        submission.request.module,
+        submission.text,
+        context.repo.rel(submission.source),
+        folder,
+        wall_sec=context.deadline.remaining(),
+        allow_unsandboxed=context.options.allow_no_netns,
+    )
+    verdict.timings_sec["build"] = time.monotonic() - started
+    verdict.extra["isolation"] = built.route
+    ok = built.reason == "ok"
+    verdict.record("build", ok, _short(built.detail), built.output or None)
+    if not ok:
+        verdict.fail(built.reason, _short(built.detail))
+    return built.olean
 
 
 # -- 8. the judge -----------------------------------------------------------------------------
@@ -264,6 +284,7 @@ def _judge(
     submission: _Submission,
     toolchain: backend.Toolchain,
     judge_digest: str,
+    olean: Path,
     verdict: Verdict,
     context: VerifyContext,
 ) -> None:
@@ -271,9 +292,9 @@ def _judge(
     request = submission.request
     judge = backend.judge_exe(context.repo)
     if not judge.is_file() or file_sha256_tagged(judge) != judge_digest:
-        # The build ran the submission's code, which could have replaced the judge by one that
-        # always says green. Its sandbox is the real guard; this catches the plain overwrite.
-        detail = f"{context.repo.rel(judge)} changed during the submission's build"
+        # The build runs the submission's code; its sandbox shows it no judge to replace, and
+        # this catches whatever else changed the judge since the trusted build made it.
+        detail = f"{context.repo.rel(judge)} changed since the trusted build made it"
         _judge_failed(verdict, submission, "verifier_error", detail, "")
         return
     started = time.monotonic()
@@ -282,7 +303,10 @@ def _judge(
     with tempfile.TemporaryDirectory(prefix="jig-judge-") as scratch:
         out = Path(scratch) / "report.json"
         result = backend.judge(
-            toolchain, context.repo, request.args(out), timeout=context.deadline.remaining()
+            toolchain,
+            context.repo,
+            request.args(out, olean),
+            timeout=context.deadline.remaining(),
         )
         verdict.timings_sec["judge"] = time.monotonic() - started
         if result.timed_out:
@@ -302,7 +326,12 @@ def _judge(
         except JudgeOutputProblem as exc:
             _judge_failed(verdict, submission, "verifier_error", str(exc), result.output)
             return
-        verdict.evidence["judge_output"] = _keep(out, context)
+        try:
+            verdict.evidence["judge_output"] = _keep(out, context)
+        except OSError as exc:  # a link or a folder where the copy goes
+            detail = f"the judge's report cannot be kept as evidence: {exc.strerror}"
+            _judge_failed(verdict, submission, "verifier_error", detail, "")
+            return
     why = record_report(report, request, verdict)
     _skip_rest(verdict, submission, why)
 
@@ -328,11 +357,14 @@ def _judge_failed(
 
 
 def _keep(report: Path, context: VerifyContext) -> str:
-    """A copy of the report in the work folder, as evidence; the decision was made from the
-    private original."""
+    """A copy of the report in the work folder, as evidence, written through no link; the
+    decision was made from the private original."""
     kept = context.work_dir / "judge.json"
-    kept.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(report, kept)
+    data = report.read_bytes()
+    if kept.is_relative_to(context.repo.root):
+        write_beneath(context.repo.root, kept.relative_to(context.repo.root).as_posix(), data)
+    else:
+        write_file(kept, data)
     return context.repo.rel(kept)
 
 

@@ -16,7 +16,12 @@ agree on the same commits):
    lakefile's `rev` is the manifest's `inputRev` or `rev`, from the same git URL), and none of
    `lean-toolchain`, the lakefile's requirements and `lake-manifest.json` changed or vanished
    since BASE (a first pin, where BASE had none, is not a change): a moved pin means green
-   verdicts could no longer be re-derived.
+   verdicts could no longer be re-derived;
+5. the judge: any file under `Verify/` added, changed or removed since BASE, and any change to
+   `lakefile.toml` (which says what `jig_judge` is and how it is built), fails, naming the
+   file. The judge decides every Lean verdict and is built from the repo's own sources, so a
+   pull request that also submits a proof must not be able to change it; a change to the
+   judge goes in a pull request of its own, reviewed as such.
 
 Default BASE: the merge base with `origin/main` when that ref exists, else `HEAD~1`.
 """
@@ -41,6 +46,12 @@ _PROTECTED_CERTIFICATE_FILE = re.compile(r"Certificates/[^/]+/(?:checker\.py|spe
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")
 PIN_FILES = ("lean-toolchain", "lakefile.toml", "lake-manifest.json")
 _REDERIVE = "green verdicts could no longer be re-derived; move the pin in its own reviewed change"
+JUDGE_FOLDER = "Verify"
+JUDGE_BUILD = "lakefile.toml"
+_JUDGE = (
+    "the judge decides every Lean verdict, so it changes only in a pull request of its own, "
+    "reviewed as such"
+)
 
 
 @dataclass(frozen=True)
@@ -107,6 +118,7 @@ def check(repo: Repo, base: str | None = None) -> CheckReport:
     _new_statements(report, history, before, after)  # 2
     _new_problems(report, history, before, after)  # 3
     _pins(report, history)  # 4
+    _judge(report, history)  # 5
     return report
 
 
@@ -321,3 +333,24 @@ def _json_or_bytes(data: bytes) -> Any:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return data
+
+
+# -- 5. ----------------------------------------------------------------------------------------
+
+
+def _judge(report: CheckReport, history: History) -> None:
+    since = short(report.base)
+    before = history.files_at(report.base, JUDGE_FOLDER)
+    after = history.files_at(report.head, JUDGE_FOLDER)
+    for path in sorted(before.keys() | after.keys()):
+        if path not in after:
+            report.fail(path, f"deleted since {since}; {_JUDGE}")
+        elif path not in before:
+            report.fail(path, f"added since {since}; {_JUDGE}")
+        elif before[path] != after[path]:
+            report.fail(path, f"changed since {since}; {_JUDGE}")
+    old, new = history.read(report.base, JUDGE_BUILD), history.read(report.head, JUDGE_BUILD)
+    already = any(finding.path == JUDGE_BUILD for finding in report.failures)
+    if old is not None and old != new and not already:  # a first lakefile is no change
+        moved = "the file was removed" if new is None else "changed"
+        report.fail(JUDGE_BUILD, f"{moved} since {since}: it says how the judge is built; {_JUDGE}")

@@ -92,7 +92,8 @@ class History:
         return self.git.commit(commit_id)
 
     def files_at(self, commit_id: str, folder: str) -> dict[str, str]:
-        """Every file under repo-relative `folder` in that commit: path → blob id."""
+        """Every file under repo-relative `folder` in that commit, links and submodules
+        included: path → object id."""
         tree = self._commit(commit_id).tree
         try:
             sub = tree / self.to_git(folder)
@@ -101,7 +102,7 @@ class History:
         found: dict[str, str] = {}
         for item in sub.traverse():
             rel = self.from_git(str(item.path))  # type: ignore[union-attr]
-            if item.type == "blob" and rel is not None:  # type: ignore[union-attr]
+            if item.type in ("blob", "submodule") and rel is not None:  # type: ignore[union-attr]
                 found[rel] = item.hexsha  # type: ignore[union-attr]
         return found
 

@@ -21,7 +21,10 @@ class Limits:
 
     wall_sec: float
     cpu_sec: int
-    address_space_mb: int
+    # RLIMIT_AS of each process; None for a program that maps more than it uses (Lean maps
+    # every imported .olean: Mathlib is gigabytes of address space), whose memory only a
+    # memory cgroup (`memory_mb`) can cap.
+    address_space_mb: int | None
     output_bytes: int
     # The private scratch folder's size (a tmpfs where the route can make one) and the
     # largest file the program may write anywhere (RLIMIT_FSIZE).

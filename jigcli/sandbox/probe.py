@@ -121,7 +121,11 @@ def _probe_run(route: Route, job: Job, cap: str | None) -> tuple[str | None, int
     """(None, processes started) when the probe ran through `route`, else (why, 0)."""
     forks = PROBE_FORKS if cap is not None else 0
     argv = ("/bin/sh", "-c", _FORK_TEST, "jig-probe", str(forks), *job.argv)
-    trial = dataclasses.replace(job, argv=argv, limits=PROBE_LIMITS)
+    # A job that runs with no address-space limit (it maps more than it uses) is probed so.
+    limits = PROBE_LIMITS
+    if job.limits.address_space_mb is None:
+        limits = dataclasses.replace(limits, address_space_mb=None)
+    trial = dataclasses.replace(job, argv=argv, limits=limits)
     try:
         done = execute(route, trial, cap)
     except SetupFailed as failed:
@@ -133,19 +137,30 @@ def _probe_run(route: Route, job: Job, cap: str | None) -> tuple[str | None, int
     return f"the probe failed ({ended})" + (f": {lines[-1][:200]}" if lines else ""), 0
 
 
-def choose(job: Job, *, allow_none: bool = False, only: str | None = None) -> Route | None:
-    """The first route that passes its probe with `job` (or just `only`); `NONE` when
-    allowed; else None."""
+def choose(
+    job: Job, *, allow_none: bool = False, only: str | None = None, confining: bool = False
+) -> Route | None:
+    """The first route that passes its probe with `job` (or just `only`), among those that
+    confine the program's files to its view when `confining`; `NONE` when allowed; else
+    None."""
     candidates = ROUTES if only is None else (route_named(only),)
     for route in candidates:
+        if confining and not route.confines_files and route is not NONE:
+            continue
         if route is NONE or probe(route, job) is None:
             return route
     return NONE if allow_none else None
 
 
-def refusal(job: Job) -> str:
+def refusal(job: Job, *, confining: bool = False) -> str:
     """Why no route can run `job` here, one clause per route, for a `sandbox_unavailable`."""
-    return "; ".join(f"{route.name}: {probe(route, job)}" for route in ROUTES)
+    return "; ".join(f"{route.name}: {_why_not(route, job, confining)}" for route in ROUTES)
+
+
+def _why_not(route: Route, job: Job, confining: bool) -> str | None:
+    if confining and not route.confines_files:
+        return f"does not confine a program's files (it sees {route.files})"
+    return probe(route, job)
 
 
 def describe(job: Job) -> dict[str, Any]:
@@ -181,6 +196,7 @@ def describe(job: Job) -> dict[str, Any]:
                     else "this route cannot load one (only bubblewrap can)",
                 },
                 "as_root": {"holds": route.holds_as_root, "why": route.as_root},
+                "files": {"confined": route.confines_files, "why": route.files},
             }
         )
     chosen = next((row["name"] for row in rows if row["ok"]), None)

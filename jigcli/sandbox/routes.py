@@ -6,11 +6,13 @@ each route was tested against):
 | route          | keeps from the program                                            | needs    |
 |----------------|-------------------------------------------------------------------|----------|
 | bubblewrap     | network; host PIDs, IPC, hostname; every file but the system      | `bwrap`  |
-|                | folders and the job's view, all read-only; `$HOME`, host `/tmp`,  |          |
-|                | `/dev/shm` (sized tmpfs of its own), `/sys`; writes to `/proc`;   |          |
+|                | folders and the job's view, all read-only but its writable paths; |          |
+|                | `$HOME`, host `/tmp`, `/dev/shm` (sized tmpfs of its own), `/sys`;|          |
+|                | writes to `/proc` and to its own root folder;                     |          |
 |                | every capability; the calls `seccomp.REFUSED` names; user         |          |
 |                | namespaces. As root its host uid stays root's, with none of       |          |
-|                | root's powers: nothing it sees is writable but its own tmpfs      |          |
+|                | root's powers: nothing it sees is writable but its own tmpfs and  |          |
+|                | the job's writable paths                                          |          |
 | unshare-root   | network; host PIDs, IPC, hostname; runs as the host's nobody in a | root     |
 |                | user namespace of its own with no capabilities (only world-       |          |
 |                | readable files); host `/tmp`, `/var/tmp`, `/dev/shm` (sized tmpfs  |          |
@@ -18,6 +20,9 @@ each route was tested against):
 | unshare-userns | the same, but its files are the invoking user's own               | not root |
 | sandbox-exec   | network; writes outside the stage (macOS)                         | macOS    |
 | none           | nothing but the limits (development only)                         |          |
+
+Only bubblewrap confines a program's files to its job's view (`Route.confines_files`), which a
+build of untrusted code needs: the other routes leave it every file its user may write.
 
 Every route but `none` gets a new, empty session keyring (`jigcli.run.Limits.fresh_keyring`);
 on Linux every route runs in the run's memory cgroup where one can be made. A PID namespace
@@ -79,6 +84,12 @@ class Route:
     # Whether, with jig run as root, the program still has none of root's powers, and how.
     holds_as_root = False
     as_root = "the program keeps root's powers"
+    # Whether the program sees nothing of the host's files but the system folders and its
+    # job's view, all read-only but the job's writable paths (and its own tmpfs), and what
+    # it sees otherwise. A build of untrusted code needs it: the files it could otherwise
+    # write include the trusted ones a verdict rests on (`jigcli.lean.build`).
+    confines_files = False
+    files = "every file of the host the invoking user can reach"
 
     def command(
         self, inner: Sequence[str], job: Job, stage: Path, seccomp_fd: int | None = None
@@ -106,6 +117,11 @@ class Bubblewrap(Route):
     as_root = (
         "uid 65534 in its own user namespace with every capability dropped; /proc read-only, "
         "no /sys, a new session keyring, private IPC; what it sees of the host is read-only"
+    )
+    confines_files = True
+    files = (
+        "only the system folders and the job's own paths, read-only but its writable ones; "
+        "its root folder read-only too"
     )
     isolates = (
         "network, host processes, IPC and hostname; every file but the system folders and "
@@ -154,6 +170,10 @@ class Bubblewrap(Route):
             *("--remount-ro", "/dev"),
             *("--perms", "0700", "--size", size, "--tmpfs", str(SCRATCH)),
             *_binds("--ro-bind", [stage / name for name in view.inputs], inside=SCRATCH),
+            # The root is a tmpfs of bubblewrap's own, writable and of no set size, holding
+            # the folders it made for the binds above (`/tmp/…` for a view under /tmp): once
+            # they are made, read-only, so that the sized tmpfs are the only space to write.
+            *("--remount-ro", "/"),
             "--chdir",
             str(view.workdir or SCRATCH),
             "--",
@@ -246,6 +266,7 @@ class Unshare(Route):
 class UnshareRoot(Unshare):
     name = "unshare-root"
     holds_as_root = True
+    files = "every file of the host that nobody may read, and every one it may write"
     as_root = (
         "the host's nobody, in its own user namespace with no capabilities; a new session "
         "keyring, private IPC"
@@ -280,6 +301,7 @@ class UnshareRoot(Unshare):
 
 class UnshareUserns(Unshare):
     name = "unshare-userns"
+    files = "every file of the host the invoking user may read or write"
     as_root = "not used as root (it would keep root's file access): unshare-root applies"
     isolates = (
         "network, host processes, IPC and hostname; no capabilities; host /tmp, /var/tmp "
@@ -303,6 +325,7 @@ class SandboxExec(Route):
     as_root = "macOS sandbox-exec drops no privilege: the program keeps root's powers"
     isolates = "network and writes outside the stage folder (macOS)"
     uncapped = "macOS counts RLIMIT_NPROC per user across the whole machine, not per run"
+    files = "every file the invoking user may read; writes only in the stage and the job's paths"
 
     def unavailable(self) -> str | None:
         if sys.platform != "darwin":

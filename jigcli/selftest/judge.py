@@ -10,7 +10,7 @@ examples that need no Lean — policy rejections, bad manifests — still run an
 
 `sandbox_unavailable` is a **failure**, not a skip: a sandbox costs one package to install
 (and `--allow-no-netns` exists for local development), whereas a skip would let a CI runner
-whose sandbox broke pass with no certificate checked at all.
+whose sandbox broke pass with no certificate checked and no Lean submission built at all.
 
 **Duplicates.** Two greens for the same statement (same kind) with the same
 `elaborated_term_hash` fail: either the hash stopped telling different proofs apart, or the

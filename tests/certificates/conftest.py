@@ -14,7 +14,6 @@ import json
 import os
 import shutil
 import stat
-import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -30,10 +29,11 @@ from jigcli.certificates.spec import CertLimits
 from jigcli.sandbox import probe as probing
 from jigcli.sandbox.routes import route_named
 
+from ..conftest import run_as_nobody
+
 REPO = Path(__file__).resolve().parents[2]
 HOSTILE = REPO / "tests" / "data" / "certificates" / "hostile"
 SYSTEM_PYTHON = Path("/usr/bin/python3")
-NOBODY = 65534
 # Small enough to keep the suite fast; each hostile test lowers what it needs to.
 SMALL = CertLimits(wall_sec=10, cpu_sec=5, address_space_mb=512, output_bytes=65536)
 
@@ -96,19 +96,9 @@ def _as_nobody(route: str, python: Path) -> Callable[..., dict[str, Any]]:
             (folder / "request.json").write_text(json.dumps(request))
             for name in ("witness", "request.json", "pyseccomp.py"):
                 (folder / name).chmod(0o644)
-            done = subprocess.run(
-                [
-                    "setpriv",
-                    f"--reuid={NOBODY}",
-                    f"--regid={NOBODY}",
-                    "--clear-groups",
-                    str(python),
-                    str(Path(__file__).with_name("run_as_nobody.py")),
-                    str(folder / "request.json"),
-                ],
-                capture_output=True,
-                text=True,
-                timeout=120,
+            helper = Path(__file__).with_name("run_as_nobody.py")
+            done = run_as_nobody(
+                [str(python), str(helper), str(folder / "request.json")],
                 env={"PATH": "/usr/bin:/bin"},
             )
             assert done.returncode == 0, done.stderr
@@ -187,26 +177,6 @@ def sandboxed() -> None:
     python = isolation.default_python()
     if isolation.choose(python) is None:
         pytest.skip("no isolation route works here: " + isolation.refusal(python))
-
-
-@pytest.fixture
-def survivors(pid_alive: Callable[[int], bool]) -> Callable[[str], list[int]]:
-    """Live host processes whose command line carries `token`."""
-
-    def find(token: str) -> list[int]:
-        alive = []
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                cmdline = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if token.encode() in cmdline and pid_alive(int(entry.name)):
-                alive.append(int(entry.name))
-        return alive
-
-    return find
 
 
 @pytest.fixture

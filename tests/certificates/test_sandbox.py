@@ -248,3 +248,12 @@ def test_bubblewrap_keeps_host_tmp_unwritten(through_bubblewrap):
     outcome = through_bubblewrap("write_outside.py", json.dumps({"paths": [str(target)]}).encode())
     assert outcome["reason"] == "invalid_witness"
     assert not target.exists()
+
+
+def test_bubblewrap_leaves_no_unsized_space_to_write_in_its_own_root(through_bubblewrap):
+    # bubblewrap's root folder is a tmpfs of no set size; unless remounted read-only, a
+    # checker could fill it (and the folders it made for the view's binds) without bound.
+    paths = [f"/{_token()}.txt", f"/proc/../{_token()}.txt", f"/dev/../{_token()}"]
+    outcome = through_bubblewrap("write_outside.py", json.dumps({"paths": paths}).encode())
+    assert outcome["reason"] == "invalid_witness", outcome["detail"]
+    assert outcome["detail"].count("OSError") == len(paths)

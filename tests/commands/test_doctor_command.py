@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -57,3 +59,33 @@ def test_doctor_says_whether_each_working_route_caps_a_checkers_processes():
         assert line.startswith(
             "processes capped:" if row["processes"]["capped"] else "processes NOT"
         )
+
+
+def test_doctor_says_whether_a_submissions_build_can_be_sandboxed_here():
+    report = json.loads(doctor("--json").stdout)
+    build = report["lean_build"]
+    assert set(build) == {"probed_with", "route", "why", "memory", "processes"}
+    assert (build["route"] is None) is (build["why"] is not None)
+    assert build["route"] in (None, "bubblewrap")  # the one route that confines its files
+    lines = doctor(env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin"}).stdout.splitlines()
+    at = lines.index("Sandbox (Lean builds: the submission's code)")
+    if build["route"] is not None:
+        assert lines[at + 1].split()[1:3] == ["bubblewrap", "confines"]
+
+
+def test_doctor_probes_the_build_sandbox_with_the_repos_own_lean(standin, copy_repo):
+    report = json.loads(doctor("--json", cwd=copy_repo()).stdout)
+    build = report["lean_build"]
+    if build["route"] is None:
+        pytest.skip(f"no sandbox confines a build here: {build['why']}")
+    assert build["probed_with"] == "lean"
+
+
+def test_doctor_without_a_sandbox_says_no_submission_can_be_built(tmp_path):
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    report = json.loads(doctor("--json", env={"PATH": str(empty)}).stdout)
+    assert report["lean_build"]["route"] is None
+    assert "bubblewrap: bwrap is not installed" in report["lean_build"]["why"]
+    (said,) = [p for p in report["problems"] if p.startswith("Lean builds:")]
+    assert "install bubblewrap" in said and not report["ready"]

@@ -64,13 +64,13 @@ def test_require_lean_fails_where_no_toolchain_is(copy, capsys, standin):
     assert code == 0 and document["skipped"] == 2
 
 
-def test_ctrl_c_stops_a_hanging_build_at_once_and_exits_130(copy, standin, tmp_path, pid_alive):
+def test_ctrl_c_stops_a_hanging_build_at_once_and_exits_130(copy, standin, survivors):
     """A real `jig selftest` process: one example is rejected by the policy (never built),
-    the other's `lake build` hangs with a grandchild; Ctrl-C must kill that build rather
-    than wait out its 300 s timeout, report the finished example, and exit 130."""
+    the other's build hangs with a grandchild; Ctrl-C must kill that build rather than wait
+    out its 300 s timeout, report the finished example, and exit 130."""
     jig = [sys.executable, "-m", "jigcli"]
-    hang_pid = tmp_path / "hang.pid"
-    standin.scenario({"build": "hang", "hang_pid_file": str(hang_pid)})
+    marker = f"jig-hang-{time.monotonic_ns()}"
+    standin.scenario({"build": "hang", "hang_marker": marker})
     rejected, hanging = (
         "Submissions/S001/MalloryAxiom.json",
         "Submissions/S001/MalloryWeakened.json",
@@ -84,10 +84,11 @@ def test_ctrl_c_stops_a_hanging_build_at_once_and_exits_130(copy, standin, tmp_p
         env={**os.environ, "NO_COLOR": "1"},
     )
     try:
-        for _ in range(600):  # the hanging build writes its grandchild's pid once it runs
-            if hang_pid.is_file() and hang_pid.read_text():
+        for _ in range(600):  # the hanging build starts its grandchild once it runs
+            if survivors(marker):
                 break
             time.sleep(0.1)
+        assert survivors(marker), "the build never started"
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)  # far less than the build's 300 s
     finally:
@@ -97,9 +98,8 @@ def test_ctrl_c_stops_a_hanging_build_at_once_and_exits_130(copy, standin, tmp_p
     assert process.returncode == 130, err
     assert rejected in out and "Traceback" not in err
     assert "interrupted: 1 of 2 examples were not verified" in err
-    grandchild = int(hang_pid.read_text())
     for _ in range(50):  # SIGKILL is sent; give the kernel a moment to finish it
-        if not pid_alive(grandchild):
+        if not survivors(marker):
             break
         time.sleep(0.1)
-    assert not pid_alive(grandchild)
+    assert survivors(marker) == []

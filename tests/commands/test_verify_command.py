@@ -128,13 +128,13 @@ def test_an_unwritable_step_summary_is_a_warning_not_a_failure(standin, repo, tm
     assert "warning: could not append to GITHUB_STEP_SUMMARY" in done.stderr
 
 
-def test_ctrl_c_kills_a_hanging_build_and_exits_130(standin, repo, tmp_path, pid_alive):
+def test_ctrl_c_kills_a_hanging_build_and_exits_130(standin, repo, survivors):
     """Ctrl-C reaches only jig's main thread; the build it started must die with it."""
     import signal
     import time
 
-    hang_pid = tmp_path / "hang.pid"
-    standin.scenario({"build": "hang", "hang_pid_file": str(hang_pid)})
+    marker = f"jig-hang-{time.monotonic_ns()}"
+    standin.scenario({"build": "hang", "hang_marker": marker})
     process = subprocess.Popen(
         [sys.executable, "-m", "jigcli", "verify", ALICE, "--timeout", "300"],
         cwd=repo,
@@ -144,10 +144,11 @@ def test_ctrl_c_kills_a_hanging_build_and_exits_130(standin, repo, tmp_path, pid
         text=True,
     )
     try:
-        for _ in range(600):  # the hanging build writes its grandchild's pid once it runs
-            if hang_pid.is_file() and hang_pid.read_text():
+        for _ in range(600):  # the hanging build starts its grandchild once it runs
+            if survivors(marker):
                 break
             time.sleep(0.1)
+        assert survivors(marker), "the build never started"
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)  # far less than the 300 s budget
     finally:
@@ -155,12 +156,11 @@ def test_ctrl_c_kills_a_hanging_build_and_exits_130(standin, repo, tmp_path, pid
             process.kill()
             process.wait()
     assert process.returncode == 130 and "Traceback" not in err
-    grandchild = int(hang_pid.read_text())
     for _ in range(50):
-        if not pid_alive(grandchild):
+        if not survivors(marker):
             break
         time.sleep(0.1)
-    assert not pid_alive(grandchild)
+    assert survivors(marker) == []
 
 
 @pytest.mark.parametrize("planted", ["out-link", "tmp-link"])
@@ -180,3 +180,34 @@ def test_out_never_writes_through_a_link(standin, repo, tmp_path, planted):
         assert len(done.stderr.strip().splitlines()) == 1
     else:
         assert done.returncode == 0 and json.loads(target.read_text())["verdict"] == "green"
+
+
+@pytest.mark.parametrize("folder", [".jig", ".jig/work"])
+def test_a_committed_jig_link_is_refused_before_anything_runs(standin, repo, tmp_path, folder):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    link = repo / folder
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside)
+    done = jig(repo, "verify", ALICE)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("jig: ") and "is a symbolic link" in done.stderr
+    assert "run jig verify again" in done.stderr and "Traceback" not in done.stderr
+    assert list(outside.iterdir()) == [] and standin.calls() == []
+
+
+def test_the_judges_report_is_never_kept_through_a_link_below_the_work_folder(
+    standin, repo, tmp_path
+):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    work = repo / ".jig/work"
+    work.mkdir(parents=True)
+    (work / "Submissions__S001__AliceDirect").symlink_to(outside)
+    done = jig(repo, "verify", ALICE, "--json")
+    document = json.loads(done.stdout)
+    assert (document["verdict"], document["reason"]) == ("red", "verifier_error")
+    assert document["detail"].startswith("the judge's report cannot be kept as evidence: ")
+    assert "is a symbolic link" in document["detail"]
+    assert "verifier" not in document["checks"]  # said in a sentence, not a crash
+    assert list(outside.iterdir()) == []

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from jigcli.lean import backend
+from jigcli.lean.build import build
 from jigcli.lean.judge import JudgeRequest, read_report
 from jigcli.repo import Repo
 from jigcli.verify import VerifyOptions, verify
@@ -62,13 +63,19 @@ def test_the_two_green_proofs_hash_differently(real_lean, tmp_path):
 
 
 def _judged(request: JudgeRequest, tmp_path: Path) -> dict[str, Any]:
-    """The real judge run by hand on an already-built module (the tests above build it)."""
+    """The real judge run by hand on a module the real sandboxed build made."""
     toolchain = backend.detect(REPO)
     targets = [backend.JUDGE_EXE, request.statement_module, "Commons"]
     assert backend.build(toolchain, REPO, targets, timeout=1200).ok
-    assert backend.build_submission(toolchain, REPO, request.module, timeout=1200).ok
+    paths = backend.lean_paths(toolchain, REPO, timeout=60)
+    source = REPO.module_path(request.module)
+    folder = tmp_path / "build"
+    folder.mkdir()
+    built = build(paths, REPO, request.module, source.read_bytes(), REPO.rel(source), folder,
+                  wall_sec=1200)  # fmt: skip
+    assert built.reason == "ok" and built.olean is not None, f"{built.detail}\n{built.output}"
     out = tmp_path / "report.json"
-    result = backend.judge(toolchain, REPO, request.args(out), timeout=1200)
+    result = backend.judge(toolchain, REPO, request.args(out, built.olean), timeout=1200)
     assert result.ok and result.stdout.strip() == "", result.output
     return read_report(out, request)
 

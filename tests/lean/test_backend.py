@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import pytest
 
@@ -67,31 +68,64 @@ def test_elaborate_reports_a_crash(standin, repo, tmp_path):
     assert run.crashed and "Stack overflow" in run.result.stderr
 
 
-def test_the_submission_is_built_alone_and_warnings_fail_it(standin, repo):
-    toolchain = backend.detect(repo)
-    assert backend.build_submission(toolchain, repo, "Submissions.S.M", timeout=30).ok
-    standin.scenario({"sorry_warning": True})
-    run = backend.build_submission(toolchain, repo, "Submissions.S.M", timeout=30)
-    assert not run.ok
-    assert run.diagnostics[0].severity == "warning"
-    assert "declaration uses 'sorry'" in run.diagnostics[0].message
-    builds = [c["argv"] for c in standin.calls() if c["tool"] == "lake" and c["argv"][0] == "build"]
-    assert builds == [["build", "--wfail", "Submissions.S.M"]] * 2
+def test_lake_names_the_toolchain_and_the_trusted_search_path_that_exists(standin, repo):
+    (repo.root / ".lake/build/lib/lean").mkdir(parents=True)
+    paths = backend.lean_paths(backend.detect(repo), repo, timeout=30)
+    assert paths.lean == paths.sysroot / "bin" / "lean" and paths.lean.is_file()
+    assert paths.search_path == (repo.root / ".lake/build/lib/lean",)
+    env = [c["argv"] for c in standin.calls() if c["tool"] == "lake" and c["argv"][0] == "env"]
+    assert env == [["env", "printenv", "LEAN_SYSROOT", "LEAN_PATH"]]
+
+
+def test_a_lake_that_cannot_say_where_lean_is_is_a_problem_said_in_a_sentence(standin, repo):
+    standin.scenario({"lake_env": "fail"})
+    with pytest.raises(backend.LakeEnvProblem) as problem:
+        backend.lean_paths(backend.detect(repo), repo, timeout=30)
+    assert str(problem.value) == (
+        "`lake env` did not say where Lean and the trusted build are: "
+        "error: lakefile.toml: configuration has errors"
+    )
+
+
+def test_the_submission_is_built_the_way_lake_builds_a_module(tmp_path):
+    paths = backend.LeanPaths(Path("/opt/lean"), (Path("/repo/.lake/build/lib/lean"),))
+    argv = backend.compile_argv(paths, "M.lean", tmp_path / "Submissions.S.M.olean")
+    assert argv == (
+        "/opt/lean/bin/lean",
+        "M.lean",
+        "-o",
+        str(tmp_path / "Submissions.S.M.olean"),
+        "--setup",
+        "setup.json",
+        "--json",
+    )
+    setup = json.loads(backend.module_setup("Submissions.S.M"))
+    # Every field of Lean's `ModuleSetup` but the optional `imports?` (derived FromJson
+    # reads each one), the module named, warnings logged as errors.
+    assert setup == {
+        "name": "Submissions.S.M",
+        "isModule": False,
+        "importArts": {},
+        "dynlibs": [],
+        "plugins": [],
+        "options": {"warningAsError": True},
+    }
 
 
 def test_the_judge_runs_under_lake_env_from_where_the_trusted_build_put_it(standin, repo, tmp_path):
     toolchain = backend.detect(repo)
     assert backend.build(toolchain, repo, ["jig_judge"], timeout=30).ok
     assert backend.judge_exe(repo).is_file()
-    (repo.root / "Submissions/S").mkdir(parents=True)
-    (repo.root / "Submissions/S/M.lean").write_text("import Mathlib.Logic.Basic\n")
+    olean = tmp_path / "Submissions.S.M.olean"
+    olean.write_text(json.dumps({"module": "Submissions.S.M", "imports": ["Mathlib.Logic.Basic"]}))
     out = tmp_path / "report.json"
     args = ["--statement", "S", "--module", "Submissions.S.M", "--decl", "Submissions.S.M.p"]
-    result = backend.judge(toolchain, repo, [*args, "--out", str(out)], timeout=30)
+    args += ["--olean", str(olean), "--out", str(out)]
+    result = backend.judge(toolchain, repo, args, timeout=30)
     assert result.ok and result.stdout == ""
     assert json.loads(out.read_text())["imports"]["modules"] == ["Mathlib.Logic.Basic"]
     lake = [c["argv"] for c in standin.calls() if c["tool"] == "lake" and c["argv"][0] == "env"]
-    assert lake == [["env", str(backend.judge_exe(repo)), *args, "--out", str(out)]]
+    assert lake == [["env", str(backend.judge_exe(repo)), *args]]
 
 
 def test_without_a_trusted_build_there_is_no_judge_to_run(standin, repo, tmp_path):

@@ -146,10 +146,11 @@ def test_a_report_about_another_submission_is_refused(tmp_path, change, key):
 
 
 def test_the_request_names_refutes_only_when_there_is_one(tmp_path):
-    out = tmp_path / "r.json"
-    assert "--refutes" not in REQUEST.args(out)
-    args = JudgeRequest("S001", "M", "M.p", refutes="S002").args(out)
-    assert args[args.index("--refutes") + 1] == "S002" and args[-2:] == ["--out", str(out)]
+    out, olean = tmp_path / "r.json", tmp_path / "M.olean"
+    assert "--refutes" not in REQUEST.args(out, olean)
+    args = JudgeRequest("S001", "M", "M.p", refutes="S002").args(out, olean)
+    assert args[args.index("--refutes") + 1] == "S002"
+    assert args[-4:] == ["--olean", str(olean), "--out", str(out)]
 
 
 # -- the two sides of the format agree --------------------------------------------------------
@@ -160,6 +161,13 @@ def test_the_judge_source_writes_exactly_the_keys_the_schema_requires():
     render = source[source.index("def render") : source.index("def writeAtomically")]
     keys = re.findall(r'\("([a-z_]+)", ', render)
     assert sorted(keys) == sorted(load_schema("judge")["required"])
+
+
+def test_the_judge_source_reads_exactly_the_flags_jig_passes(tmp_path):
+    source = (ROOT / "Verify" / "Judge.lean").read_text(encoding="utf-8")
+    flags = set(re.findall(r'\| "(--[a-z]+)" :: v :: rest', source))
+    args = JudgeRequest("S001", "M", "M.p", refutes="S002").args(tmp_path / "r", tmp_path / "o")
+    assert flags == {arg for arg in args if arg.startswith("--")}
 
 
 def _standin() -> Any:
@@ -187,7 +195,10 @@ def _standin() -> Any:
 )
 def test_every_report_the_stand_in_judge_writes_is_valid(scenario, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    olean = tmp_path / "M.A.olean"
+    olean.write_text(json.dumps({"standin": "olean", "module": "M.A", "imports": ["Mathlib"]}))
     args = {"--statement": "S001", "--module": "M.A", "--decl": "M.A.p", "--refutes": "S002"}
+    args["--olean"] = str(olean)
     assert validate(_standin()._report(args, scenario), "judge") == []
 
 

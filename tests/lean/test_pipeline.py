@@ -1,10 +1,13 @@
 """The Lean pipeline end to end through `jigcli.verify.verify`, driven by the stand-in toolchain
-and its judge: every reason reachable, one trusted build, one build of the submission and one
-judge run per submission, and no verdict moved by any text the submission can make Lean print."""
+and its judge, the submission built in the real sandbox: every reason reachable, one trusted
+build, one sandboxed build of the submission and one judge run per submission, and no verdict
+moved by any text the submission can make Lean print. What the sandbox contains is in
+`tests/lean/test_build.py`."""
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -21,9 +24,11 @@ DECL = f"{MODULE}.proof"
 # Every check that needs Lean: all after the static policy and the toolchain probe.
 LEAN_CHECKS = LATER_CHECKS[LATER_CHECKS.index("trusted_build") :]
 
+pytestmark = pytest.mark.usefixtures("confined")
 
-def run(repo, manifest: str = ALICE, timeout: float = 60.0) -> Verdict:
-    verdict = verify(repo.root / manifest, repo, VerifyOptions(timeout=timeout))
+
+def run(repo, manifest: str = ALICE, timeout: float = 60.0, **options) -> Verdict:
+    verdict = verify(repo.root / manifest, repo, VerifyOptions(timeout=timeout, **options))
     assert validate(verdict.to_json(), "verdict") == []
     return verdict
 
@@ -45,13 +50,21 @@ def not_run(verdict: Verdict, *names: str) -> bool:
 # -- green, and how it is reached -------------------------------------------------------------
 
 
-def test_a_real_proof_is_green_with_one_build_of_it_and_one_judge_run(standin, lean_repo):
+def test_a_real_proof_is_green_with_one_build_of_it_and_one_judge_run(
+    standin, lean_repo, sandboxed_builds
+):
     verdict = run(lean_repo)
     assert (verdict.verdict, verdict.reason) == ("green", "ok"), verdict.detail
-    assert builds(standin) == [
-        ["jig_judge", "Statements.S001", "Commons"],
-        ["--wfail", MODULE],
-    ]
+    assert builds(standin) == [["jig_judge", "Statements.S001", "Commons"]]
+    ((route, job),) = sandboxed_builds
+    lean, source, *flags = job.argv
+    assert lean.endswith("/bin/lean") and source == "AliceDirect.lean"
+    assert flags[0] == "-o" and flags[1].endswith(f"/{MODULE}.olean")
+    assert flags[2:] == ["--setup", "setup.json", "--json"]
+    assert route == verdict.to_json()["isolation"] == "bubblewrap"
+    assert verdict.checks["build"].detail.startswith(
+        "lean Submissions/S001/AliceDirect.lean in the bubblewrap sandbox"
+    )
     assert judge_runs(standin) == 1
     assert standin.count("lean", "--json") == 0
     assert set(LEAN_CHECKS) <= set(verdict.checks)
@@ -71,6 +84,21 @@ def test_the_judge_is_asked_about_this_submission_and_writes_outside_the_repo(st
     assert args["--statement"] == "S001" and args["--module"] == MODULE
     assert args["--decl"] == DECL and "--refutes" not in args
     assert not Path(args["--out"]).is_relative_to(lean_repo.root)
+
+
+def test_the_judge_reads_a_copy_of_the_builds_olean_and_never_the_builds_folder(
+    standin, lean_repo, sandboxed_builds
+):
+    run(lean_repo)
+    ((_, job),) = sandboxed_builds
+    (written,) = job.view.writable
+    (call,) = [c for c in standin.calls() if c["tool"] == "jig_judge"]
+    olean = Path(call["argv"][call["argv"].index("--olean") + 1])
+    assert olean.name == f"{MODULE}.olean" and not olean.is_relative_to(written)
+    # The build's folder, which the submission controls, is nowhere on the judge's search path.
+    search = call["lean_path"].split(os.pathsep)
+    assert search and not any(Path(folder).is_relative_to(written.parent) for folder in search)
+    assert not written.exists()  # removed once the verification ended
 
 
 def test_the_report_is_kept_as_evidence_and_is_repo_relative(standin, lean_repo):
@@ -238,11 +266,25 @@ def test_a_failing_build_is_build_failed_and_the_judge_never_runs(standin, lean_
     assert not_run(verdict, "provenance", "kernel_replay", "anti_restatement")
 
 
-def test_a_sorry_fails_the_build_through_wfail(standin, lean_repo):
+def test_a_sorry_fails_the_build_as_lean_logs_it_as_an_error(standin, lean_repo):
     standin.scenario({"sorry_warning": True})
     verdict = run(lean_repo)
     assert verdict.reason == "build_failed"
-    assert "declaration uses 'sorry'" in verdict.detail
+    assert verdict.detail == (
+        "Submissions/S001/AliceDirect.lean:9:9: error: declaration uses `sorry`"
+    )
+    assert judge_runs(standin) == 0
+
+
+def test_a_warning_fails_the_build_even_when_the_source_turns_warning_as_error_off(
+    standin, lean_repo
+):
+    # `set_option warningAsError false` is an option the policy allows: Lean then logs the
+    # sorry as a warning and writes the .olean, and jig fails the build on the warning.
+    standin.scenario({"sorry_warning": True, "warning_as_error_off": True})
+    verdict = run(lean_repo)
+    assert verdict.reason == "build_failed"
+    assert verdict.detail.endswith("warning: declaration uses `sorry`")
     assert judge_runs(standin) == 0
 
 
@@ -257,16 +299,26 @@ def test_a_failing_trusted_build_is_the_verifiers_problem_and_builds_nothing_els
     assert not_run(verdict, "build", "provenance")
 
 
-@pytest.mark.parametrize("hanging", ["build", "judge"])
-def test_the_wall_budget_kills_a_hanging_build_or_judge_and_its_group(
-    standin, lean_repo, tmp_path, pid_alive, hanging
+def test_the_wall_budget_kills_a_hanging_judge_and_its_group(
+    standin, lean_repo, tmp_path, pid_alive
 ):
     pid_file = tmp_path / "grandchild.pid"
-    standin.scenario({hanging: "hang", "hang_pid_file": str(pid_file)})
+    standin.scenario({"judge": "hang", "hang_pid_file": str(pid_file)})
     verdict = run(lean_repo, timeout=4)
     assert verdict.reason == "timeout"
-    assert f"step={hanging}" in verdict.detail
+    assert "step=judge" in verdict.detail
     assert gone(int(pid_file.read_text()), pid_alive)
+
+
+def test_the_wall_budget_ends_a_hanging_build_and_leaves_nothing_of_it(
+    standin, lean_repo, survivors
+):
+    marker = f"jig-hang-{time.monotonic_ns()}"
+    standin.scenario({"build": "hang", "hang_marker": marker})
+    verdict = run(lean_repo, timeout=6)
+    assert verdict.reason == "timeout"
+    assert "step=build" in verdict.detail
+    assert survivors(marker) == []
 
 
 # -- the judge's own run, and its report ------------------------------------------------------
@@ -373,13 +425,13 @@ def test_a_rewritten_check_file_and_a_forged_report_from_the_build_change_nothin
         "decl": DECL,
         "axioms": [],
     }
-    work = ".jig/work/Submissions__S001__AliceDirect"
+    work = lean_repo.root / ".jig/work/Submissions__S001__AliceDirect"
     standin.scenario(
         {
             "build_writes": {
-                f"{work}/Check.lean": "import Mathlib\n-- every check passes\n",
-                f"{work}/judge.json": json.dumps(forged),
-                f"{work}/report.json": json.dumps(forged),
+                str(work / "Check.lean"): "import Mathlib\n-- every check passes\n",
+                str(work / "judge.json"): json.dumps(forged),
+                str(work / "report.json"): json.dumps(forged),
             },
             "axioms": ["propext", "sorryAx"],
         }
@@ -388,15 +440,51 @@ def test_a_rewritten_check_file_and_a_forged_report_from_the_build_change_nothin
     assert verdict.reason == "sorry"
     kept = json.loads((lean_repo.root / verdict.evidence["judge_output"]).read_text())
     assert kept["axioms"] == ["propext", "sorryAx"]
+    assert not (work / "Check.lean").exists() and not (work / "report.json").exists()
 
 
-def test_a_build_that_replaces_the_judge_gets_no_verdict_from_the_impostor(standin, lean_repo):
+def test_a_build_cannot_replace_the_judge(standin, lean_repo):
+    judge = lean_repo.root / ".lake/build/bin/jig_judge"
     impostor = "#!/bin/sh\necho 'the impostor ran' > /dev/null\n"
-    standin.scenario({"build_writes": {".lake/build/bin/jig_judge": impostor}})
+    standin.scenario({"build_writes": {str(judge): impostor}, "axioms": ["sorryAx"]})
     verdict = run(lean_repo)
+    assert verdict.reason == "sorry" and judge_runs(standin) == 1
+    assert "could not write" in verdict.checks["build"].output
+    assert "impostor" not in judge.read_text()
+
+
+def test_an_unsandboxed_build_that_replaces_the_judge_gets_no_verdict_from_the_impostor(
+    standin, lean_repo, no_sandbox
+):
+    # With --allow-no-netns (local development) the build can write anywhere its user can:
+    # the judge's SHA-256, taken after the trusted build, is then what stops an impostor.
+    judge = lean_repo.root / ".lake/build/bin/jig_judge"
+    impostor = "#!/bin/sh\necho 'the impostor ran' > /dev/null\n"
+    standin.scenario({"build_writes": {str(judge): impostor}})
+    verdict = run(lean_repo, allow_no_netns=True)
+    assert verdict.to_json()["isolation"] == "none"
     assert (verdict.verdict, verdict.reason) == ("red", "verifier_error")
-    assert ".lake/build/bin/jig_judge changed during the submission's build" in verdict.detail
+    assert ".lake/build/bin/jig_judge changed since the trusted build made it" in verdict.detail
     assert judge_runs(standin) == 0
+
+
+def test_an_unsandboxed_build_says_so_in_its_verdict(standin, lean_repo, no_sandbox):
+    verdict = run(lean_repo, allow_no_netns=True)
+    assert verdict.green and verdict.to_json()["isolation"] == "none"
+    assert "with no sandbox (--allow-no-netns" in verdict.checks["build"].detail
+
+
+def test_with_no_sandbox_the_submission_is_never_built(
+    standin, lean_repo, no_sandbox, sandboxed_builds
+):
+    verdict = run(lean_repo)
+    assert (verdict.verdict, verdict.reason) == ("red", "sandbox_unavailable")
+    assert verdict.to_json()["isolation"] is None
+    assert "bubblewrap: bwrap is not installed (test)" in verdict.detail
+    assert "unshare-root: does not confine a program's files" in verdict.detail
+    assert sandboxed_builds == [] and judge_runs(standin) == 0
+    assert not_run(verdict, "provenance", "kernel_replay", "anti_restatement", "axioms")
+    assert "bubblewrap" in verdict.to_json()["next"]
 
 
 def test_a_trusted_build_that_leaves_no_judge_is_a_verifier_error(standin, lean_repo):

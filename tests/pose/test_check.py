@@ -15,6 +15,7 @@ from jigcli.pose.statement import render
 from jigcli.repo import Repo
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "pose"
+REPO_LAKEFILE = Path(__file__).resolve().parents[2] / "lakefile.toml"
 
 EVEN = "Mathlib.Algebra.Group.Nat.Even"
 CHECKER = DATA / "certificates" / "square_checker.py"
@@ -196,11 +197,52 @@ def test_a_first_pin_is_not_drift(verifier):
     assert check(Repo(verifier.root), base).ok
 
 
-def test_an_unrelated_lakefile_edit_is_not_a_pin_change(verifier):
+def test_an_edit_to_the_lakefile_that_moves_no_pin_still_fails_as_the_judges_build(verifier):
     base = _base(verifier)
     lakefile = verifier.root / "lakefile.toml"
-    lakefile.write_text(lakefile.read_text() + '\n[[lean_lib]]\nname = "Extra"\n')
-    verifier.commit("Another library", "lakefile.toml")
+    lakefile.write_text(lakefile.read_text().replace('root = "Verify.Judge"', 'root = "Judge"'))
+    verifier.commit("Build the judge from another file", "lakefile.toml")
+    (finding,) = check(Repo(verifier.root), base).failures
+    assert finding.path == "lakefile.toml"
+    assert finding.problem.startswith(f"changed since {base[:7]}: it says how the judge is built")
+
+
+@pytest.mark.parametrize("change", ["edited", "added", "removed", "linked", "submodule"])
+def test_any_change_under_verify_fails_naming_the_file(verifier, change):
+    verifier.write("Verify/Judge.lean", "-- the judge\n")
+    base = verifier.commit("The judge", "Verify")
+    judge = verifier.root / "Verify" / "Judge.lean"
+    if change == "edited":
+        judge.write_text("-- a judge that says green\n")
+        path, said = "Verify/Judge.lean", "changed"
+    elif change == "added":
+        verifier.write("Verify/Helper.lean", "-- imported by the judge\n")
+        path, said = "Verify/Helper.lean", "added"
+    elif change == "removed":
+        judge.unlink()
+        path, said = "Verify/Judge.lean", "deleted"
+    elif change == "linked":
+        judge.unlink()
+        judge.symlink_to("../Submissions/S001/AliceDirect.lean")
+        path, said = "Verify/Judge.lean", "changed"
+    else:  # a submodule, which a plain file listing would miss
+        sha = verifier.git.head.commit.hexsha
+        verifier.git.git.update_index("--add", "--cacheinfo", f"160000,{sha},Verify/Vendored")
+        path, said = "Verify/Vendored", "added"
+    if change == "submodule":  # staged as it is: no folder of it to add
+        verifier.git.git.commit("-m", "Vendor a judge")
+    else:
+        verifier.commit(f"Judge {change}", "Verify")
+    (finding,) = check(Repo(verifier.root), base).failures
+    assert finding.path == path
+    assert finding.problem.startswith(f"{said} since {base[:7]}; the judge decides every Lean")
+
+
+def test_the_first_lakefile_of_a_repo_is_no_change_to_the_judge(verifier):
+    (verifier.root / "lakefile.toml").unlink()
+    base = verifier.commit("No lakefile yet", "lakefile.toml")
+    verifier.write("lakefile.toml", REPO_LAKEFILE.read_text())
+    verifier.commit("The lakefile", "lakefile.toml")
     assert check(Repo(verifier.root), base).ok
 
 

@@ -5,7 +5,7 @@ import pytest
 from jigcli.certificates import isolation
 from jigcli.sandbox import cgroups, probe
 from jigcli.sandbox.cgroups import ProcessCap
-from jigcli.sandbox.routes import NONE, Bubblewrap
+from jigcli.sandbox.routes import NONE, Bubblewrap, route_named
 
 TRIVIAL = isolation.probe_job(isolation.default_python())
 
@@ -48,3 +48,27 @@ def test_a_route_without_cap_mechanisms_says_why_without_a_probe(monkeypatch):
     monkeypatch.setattr(probe, "_probe_route", lambda route, job: pytest.fail("probed"))
     cap = probe.process_cap(NONE, TRIVIAL)
     assert cap == ProcessCap(None, NONE.uncapped)
+
+
+def test_a_job_that_needs_its_files_confined_gets_only_a_route_that_confines_them(monkeypatch):
+    monkeypatch.setattr(probe, "_probed", {})
+    # Every route "works" here; only bubblewrap shows nothing of the host but the job's view.
+    monkeypatch.setattr(probe, "probe", lambda route, job: None)
+    assert probe.choose(TRIVIAL, confining=True) is route_named("bubblewrap")
+    assert probe.choose(TRIVIAL, only="unshare-root", confining=True) is None
+    assert probe.choose(TRIVIAL, only="unshare-root") is route_named("unshare-root")
+    assert probe.choose(TRIVIAL, only="unshare-userns", confining=True, allow_none=True) is NONE
+
+
+def test_the_refusal_of_a_confined_job_says_which_routes_do_not_confine_files(monkeypatch):
+    monkeypatch.setattr(probe, "probe", lambda route, job: "bwrap is not installed")
+    said = probe.refusal(TRIVIAL, confining=True)
+    assert "bubblewrap: bwrap is not installed" in said
+    assert "unshare-userns: does not confine a program's files" in said
+    assert "unshare-root: does not confine a program's files" in said
+
+
+def test_describe_says_for_each_route_whether_it_confines_files():
+    rows = {row["name"]: row["files"] for row in probe.describe(TRIVIAL)["routes"]}
+    assert [name for name, files in rows.items() if files["confined"]] == ["bubblewrap"]
+    assert all(files["why"] for files in rows.values())

@@ -8,24 +8,38 @@ follows. What it replies is chosen by the test through a scenario JSON file name
 
 It does not elaborate anything. `lean --json FILE` (for `jig lean-check` and `jig pose`)
 answers the `#print axioms` commands in FILE the way the scenario says Lean would. `lake build
-jig_judge …` (the trusted build) writes a stand-in judge to `.lake/build/bin/jig_judge`, which
-`lake env` then runs like the real one: it writes one `jig.judge.v1` report (the format of
-`Verify/Judge.lean`'s `render`, keys and stages as there) from what the scenario says the
-kernel found, its imports read from the module's source as the real judge reads them from the
-`.olean` header.
+jig_judge …` (the trusted build) writes a stand-in judge to `.lake/build/bin/jig_judge` and a
+stand-in `.olean` (a small JSON document) for each module target to `.lake/build/lib/lean/`.
+`lake env` sets `LEAN_SYSROOT` and `LEAN_PATH` as Lake does, the sysroot a stand-in toolchain
+folder it writes beside the scenario (`bin/lean`, this module, a copy of the scenario): that is
+the `lean` jig runs in its sandbox, where nothing but that folder, the search path and the
+build's own folder are visible, so it reads the scenario from its copy and logs nothing.
+`lean FILE -o OLEAN --setup SETUP --json` (the submission's build, Lake's `compileLeanModule`
+command) prints Lean's JSON messages, runs what the scenario says the submission's code does
+at build time, and writes the stand-in `.olean` of the module `SETUP` names, its imports read
+from FILE's header. The stand-in judge (`lake env jig_judge … --olean PATH`) writes one
+`jig.judge.v1` report (the format of `Verify/Judge.lean`'s `render`, keys and stages as there)
+from what the scenario says the kernel found, its imports read from that `.olean` as the real
+judge reads them from the `.olean` header.
 
 Scenario fields (all optional):
   version            `lean --version` number (default 4.33.0)
   trusted_build      "ok" | "error" | "hang" | "no_judge" (succeeds, writes no judge):
                      `lake build jig_judge …`
-  build              "ok" | "error" | "hang": the submission's `lake build --wfail M`
+  build              "ok" | "error" | "hang": the submission's build (and any other `lake
+                     build` but the trusted one)
   build_error        the Lean error text of a failing build
   build_output       extra lines the submission's build prints (text the submission controls:
                      forged `#print axioms` answers, `JIG:` markers, "Build completed …")
-  build_writes       {repo-relative path: text} files the submission's build writes (it runs
-                     the submission's code)
-  sorry_warning      the submission has a `sorry`: its build logs Lean's warning, which
-                     `--wfail` turns into a failed build
+  build_writes       {path: text} files the submission's code tries to write at build time
+                     (a relative path from the build's working folder)
+  build_script       a /bin/sh script the submission's code runs at build time (`$OUT` is the
+                     folder of the `.olean` it builds); its output goes to stderr
+  sorry_warning      the submission has a `sorry`: its build logs Lean's warning, an error
+                     under `warningAsError`, which fails the build
+  warning_as_error_off  the source says `set_option warningAsError false`: a warning stays one
+  module_system      the module's header says `module`: its build writes the `.olean.server`,
+                     `.olean.private` and `.ir` parts too
   judge              how the judge ends: "ok" | "hang" | "crash" (SIGABRT, no report) |
                      "silent" (exit 0, no report) | "exit_1" (a report, then exit 1) |
                      "stdout" (a report, and a line on stdout) | "truncated" | "not_json" |
@@ -59,16 +73,21 @@ Scenario fields (all optional):
                      "declaration uses `sorry`" warning or an error inside a declaration)
   lake_warning       a line `lake env` prints on stderr before running the tool (Lake's own
                      `warning: …` lines, e.g. about a package with local changes)
-  hang_pid_file      where a hanging run writes its grandchild's pid
+  lake_env           "fail": `lake env` cannot load the workspace and exits 1
+  hang_pid_file      where a hanging run writes its grandchild's pid (where it may write)
+  hang_marker        a word in the hanging grandchild's command line (default
+                     jig-standin-hang), to find it on the host from outside a sandbox
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -93,8 +112,9 @@ def main(tool: str, argv: list[str]) -> int:
 def _log(tool: str, argv: list[str]) -> None:
     path = os.environ.get("JIG_STANDIN_LOG")
     if path:
+        entry = {"tool": tool, "argv": argv, "lean_path": os.environ.get("LEAN_PATH")}
         with open(path, "a", encoding="utf-8") as log:
-            log.write(json.dumps({"tool": tool, "argv": argv}) + "\n")
+            log.write(json.dumps(entry) + "\n")
 
 
 def _scenario() -> dict[str, Any]:
@@ -118,17 +138,23 @@ def _lake(argv: list[str], scenario: dict[str, Any]) -> int:
         print(f"Lake version 5.0.0-src+d8b1897 (Lean version {_version(scenario)})")
         return 0
     if argv and argv[0] == "env":
-        # Real `lake env CMD ARGS` sets LEAN_PATH and runs CMD: here, the stand-in on PATH (or
-        # the stand-in judge the trusted build wrote).
+        # Real `lake env CMD ARGS` (`lake help env`) sets LEAN_SYSROOT to the toolchain's
+        # folder and LEAN_PATH to the workspace's library folders, then runs CMD: here, the
+        # stand-in on PATH, `printenv`, or the stand-in judge the trusted build wrote.
         if scenario.get("lake_warning"):
             print(scenario["lake_warning"], file=sys.stderr)
+        if scenario.get("lake_env") == "fail":
+            # Real: Lake cannot load the workspace, says why on stderr and exits 1.
+            print("error: lakefile.toml: configuration has errors", file=sys.stderr)
+            return 1
+        os.environ["LEAN_SYSROOT"] = str(_toolchain(scenario))
+        os.environ["LEAN_PATH"] = os.pathsep.join(str(folder) for folder in _lean_path())
         os.execvp(argv[1], argv[1:])
     if argv and argv[0] == "build":
-        flags = [a for a in argv[1:] if a.startswith("-")]
         targets = [a for a in argv[1:] if not a.startswith("-")]
         if JUDGE_EXE in targets:
             return _trusted_build(targets, scenario)
-        return _lake_build(targets, "--wfail" in flags, scenario)
+        return _lake_build(targets, scenario)
     print(f"error: unknown command '{' '.join(argv)}'", file=sys.stderr)
     return 1
 
@@ -141,33 +167,52 @@ def _trusted_build(targets: list[str], scenario: dict[str, Any]) -> int:
         return _failed_build("Statements.S001", "Unknown identifier `Nat.nope`", len(targets) + 1)
     if mode != "no_judge":
         _write_judge(Path.cwd() / ".lake" / "build" / "bin" / JUDGE_EXE)
+    for target in targets:
+        for module in _modules_of(target):
+            olean = _lib_dir() / (module.replace(".", "/") + ".olean")
+            _write_atomically(olean, _olean_text(module, []))
     return _built(targets)
 
 
-def _lake_build(targets: list[str], fail_on_warnings: bool, scenario: dict[str, Any]) -> int:
+def _modules_of(target: str) -> list[str]:
+    """A module target is itself; `Commons` (a `lean_lib` with no root module) is its files."""
+    if target == JUDGE_EXE:
+        return []
+    if target == "Commons":
+        found = sorted(Path.cwd().glob("Commons/**/*.lean"))
+        return [".".join(path.relative_to(Path.cwd()).with_suffix("").parts) for path in found]
+    return [target]
+
+
+def _lib_dir() -> Path:
+    """Where Lake puts the root package's `.olean` files: `<buildDir>/<leanLibDir>`."""
+    return Path.cwd() / ".lake" / "build" / "lib" / "lean"
+
+
+def _lean_path() -> list[Path]:
+    """The root package's library folder, then each locked package's, as Lake's workspace
+    search path lists them (whether or not they exist yet)."""
+    folders = [_lib_dir()]
+    manifest = Path.cwd() / "lake-manifest.json"
+    if manifest.is_file():
+        packages = json.loads(manifest.read_text(encoding="utf-8")).get("packages", [])
+        for package in packages:
+            root = Path.cwd() / ".lake" / "packages" / package["name"]
+            folders.append(root / ".lake" / "build" / "lib" / "lean")
+    return folders
+
+
+def _lake_build(targets: list[str], scenario: dict[str, Any]) -> int:
     mode = scenario.get("build", "ok")
     total = len(targets) + 1
     for line in scenario.get("build_output", []):
         print(line)
-    for rel, text in scenario.get("build_writes", {}).items():
-        target = Path.cwd() / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
     if mode == "hang":
         _hang(scenario)
     module = targets[0]
     if mode == "error":
         message = scenario.get("build_error", "Unknown identifier `foo`")
         return _failed_build(module, message, total)
-    if scenario.get("sorry_warning"):
-        # Real (Lean's warning, printed by Lake like an error, `warning: path:line:col: …`);
-        # with `--wfail` the build fails after it. Only the exit status decides anything.
-        path = module.replace(".", "/") + ".lean"
-        print(f"⚠ [1/{total}] Built {module} (0.4s)")
-        print(f"warning: {path}:9:8: declaration uses 'sorry'")
-        if fail_on_warnings:
-            print("error: build failed", file=sys.stderr)
-            return 1
     return _built(targets)
 
 
@@ -208,10 +253,52 @@ def _write_judge(path: Path) -> None:
         "import standin  # noqa: E402\n"
         f"sys.exit(standin.main({JUDGE_EXE!r}, sys.argv[1:]))\n"
     )
+    _write_atomically(path, script, 0o755)
+
+
+def _write_atomically(path: Path, text: str, mode: int = 0o644) -> None:
+    """Written whole, then renamed: parallel runs share these files."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(script, encoding="utf-8")
-    tmp.chmod(0o755)
+    tmp.write_text(text, encoding="utf-8")
+    tmp.chmod(mode)
     os.replace(tmp, path)
+
+
+def _olean_text(module: str, imports: list[str]) -> str:
+    """A stand-in `.olean`: the module's name and its imports (what the judge reads of a real
+    one's header), as JSON."""
+    return json.dumps({"standin": "olean", "module": module, "imports": imports})
+
+
+# -- the stand-in toolchain folder ------------------------------------------------------------
+
+_LAUNCHER = """#!/usr/bin/env python3
+\"\"\"The stand-in `lean` of a stand-in toolchain folder (`lake env`'s LEAN_SYSROOT).\"\"\"
+import os
+import sys
+
+prefix = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+sys.path.insert(0, os.path.join(prefix, "lib", "standin"))
+os.environ["JIG_STANDIN_SCENARIO"] = os.path.join(prefix, "scenario.json")
+import standin  # noqa: E402
+
+sys.exit(standin.main("lean", sys.argv[1:]))
+"""
+
+
+def _toolchain(scenario: dict[str, Any]) -> Path:
+    """The stand-in toolchain folder, (re)written: `bin/lean`, this module in `lib/standin`,
+    the scenario as it is now, and a stand-in `Init` in `lib/lean` (Lean's own library)."""
+    given = os.environ.get("JIG_STANDIN_SCENARIO")
+    base = Path(given).parent if given else Path(tempfile.gettempdir())
+    prefix = base / "standin-toolchain"
+    _write_atomically(prefix / "bin" / "lean", _LAUNCHER, 0o755)
+    here = Path(__file__).resolve()
+    _write_atomically(prefix / "lib" / "standin" / "standin.py", here.read_text("utf-8"))
+    _write_atomically(prefix / "scenario.json", json.dumps(scenario))
+    _write_atomically(prefix / "lib" / "lean" / "Init.olean", _olean_text("Init", []))
+    return prefix
 
 
 # -- lean -------------------------------------------------------------------------------------
@@ -226,6 +313,8 @@ def _lean(argv: list[str], scenario: dict[str, Any]) -> int:
     if "--json" not in argv:
         print("stand-in lean only answers --version and --json FILE", file=sys.stderr)
         return 2
+    if "-o" in argv:
+        return _compile(argv, scenario)
     file = Path(argv[-1])
     mode = scenario.get("lean", "ok")
     if mode == "hang":
@@ -239,8 +328,69 @@ def _lean(argv: list[str], scenario: dict[str, Any]) -> int:
         os.abort()
     messages = _answers(file, scenario)
     for message in messages:
-        print(json.dumps(message, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
+        _print_message(message)
     return 1 if any(m["severity"] == "error" for m in messages) else 0
+
+
+def _compile(argv: list[str], scenario: dict[str, Any]) -> int:
+    """`lean FILE -o OLEAN --setup SETUP --json`, Lake's `compileLeanModule` command (lean4
+    `src/lake/Lake/Build/Actions.lean`): the module's name and options come from SETUP, a
+    `ModuleSetup` (`src/Lean/Setup.lean`); `runFrontend` (`src/Lean/Elab/Frontend.lean`) writes
+    the `.olean` only when no error was logged, and `lean` then exits 0, else 1."""
+    value = {flag: argv[argv.index(flag) + 1] for flag in ("-o", "--setup")}
+    file = Path(next(arg for arg in argv if arg.endswith(".lean")))
+    olean = Path(value["-o"])
+    setup = json.loads(Path(value["--setup"]).read_text(encoding="utf-8"))
+    as_errors = setup.get("options", {}).get("warningAsError") is True
+    as_errors = as_errors and not scenario.get("warning_as_error_off")
+    for line in scenario.get("build_output", []):
+        print(line)
+    _submission_code(scenario, olean.parent)
+    mode = scenario.get("build", "ok")
+    if mode == "hang":
+        _hang(scenario)
+    if mode == "error":
+        message = scenario.get("build_error", "Unknown identifier `foo`")
+        _print_message(_message(file, 3, 2, message, "error"))
+        return 1
+    if scenario.get("sorry_warning"):
+        # Real 4.33 (recorded): "declaration uses `sorry`", kind `hasSorry`, a warning that
+        # `warningAsError` logs as an error (`logAt`, src/Lean/Log.lean).
+        severity = "error" if as_errors else "warning"
+        sorry = _message(file, 9, 8, "declaration uses `sorry`", severity, "hasSorry")
+        _print_message(sorry)
+        if as_errors:
+            return 1
+    imports = _IMPORT.findall(file.read_text(encoding="utf-8"))
+    olean.write_text(_olean_text(setup["name"], imports), encoding="utf-8")
+    if scenario.get("module_system"):
+        # `writeModule` (src/Lean/Environment.lean) for a `module` header: three parts and IR.
+        for suffix in (".server", ".private"):
+            olean.with_name(olean.name + suffix).write_text(suffix, encoding="utf-8")
+        olean.with_suffix(".ir").write_text("ir", encoding="utf-8")
+    return 0
+
+
+def _submission_code(scenario: dict[str, Any], out: Path) -> None:
+    """What the submission's code does at build time, as the scenario says; whatever the
+    sandbox refuses it is said on stderr, as a real build would."""
+    for name, text in scenario.get("build_writes", {}).items():
+        try:
+            Path(name).parent.mkdir(parents=True, exist_ok=True)
+            Path(name).write_text(text, encoding="utf-8")
+        except OSError as refused:
+            print(f"stand-in: could not write {name}: {refused.strerror}", file=sys.stderr)
+    script = scenario.get("build_script")
+    if script:
+        env = {**os.environ, "OUT": str(out)}
+        done = subprocess.run(
+            ["/bin/sh", "-c", script], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        sys.stderr.write(done.stdout.decode("utf-8", "replace"))
+
+
+def _print_message(message: dict[str, Any]) -> None:
+    print(json.dumps(message, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
 
 
 def _message(
@@ -380,12 +530,12 @@ def _report(args: dict[str, str], scenario: dict[str, Any]) -> dict[str, Any]:
         ),
         **dict.fromkeys(("axioms", "term", "statement_term", "refutation", "types"), None),
     }
-    if scenario.get("judge_failure") == "load":
-        olean = f".lake/build/lib/lean/{module.replace('.', '/')}.olean"
+    olean = Path(args["--olean"])
+    if scenario.get("judge_failure") == "load" or not olean.is_file():
+        # Real (`readModuleParts`): "<path> does not exist: the module was not built".
         report["failure"] = f"load: {olean} does not exist: the module was not built"
         return report
-    source = Path(module.replace(".", "/") + ".lean")
-    imported = _IMPORT.findall(source.read_text(encoding="utf-8")) if source.is_file() else []
+    imported = list(json.loads(olean.read_text(encoding="utf-8"))["imports"])
     imported += scenario.get("extra_imports", [])
     refused = [m for m in imported if m.split(".")[0] not in ALLOWED_ROOTS]
     report["imports"] = {"modules": imported, "refused": refused}
@@ -462,8 +612,10 @@ def _kernel_check(verdict: str, context: str) -> dict[str, Any]:
 
 def _hang(scenario: dict[str, Any]) -> None:
     """Sleep with a grandchild in the same process group, as a wedged Lean would."""
-    child = subprocess.Popen(["sleep", "300"])
+    marker = scenario.get("hang_marker", "jig-standin-hang")
+    child = subprocess.Popen(["/bin/sh", "-c", f"sleep 300; : {marker}"])
     pid_file = scenario.get("hang_pid_file")
     if pid_file:
-        Path(pid_file).write_text(str(child.pid), encoding="utf-8")
+        with contextlib.suppress(OSError):  # not from inside a sandbox
+            Path(pid_file).write_text(str(child.pid), encoding="utf-8")
     time.sleep(300)

@@ -1,0 +1,262 @@
+"""The one build of a submission: Lean run on its source in a sandbox that confines its files.
+
+Building a module runs its code: macros, elaborators, tactics, `initialize`, whatever an
+import registers. The trusted targets (the judge, the statements, `Commons`; Mathlib from its
+cache) are built first, unsandboxed, from this repo's own sources. Then the submission is
+built by `lean` itself (`backend.compile_argv`, Lake's own command for one module), not by
+`lake build`, which would need the root package's `.lake/build` writable, where the trusted
+`.olean` files the judge imports live. The build runs through the best route that confines a
+program's files to its view (`jigcli.sandbox`, `Route.confines_files`: bubblewrap), probed
+with this Lean:
+
+- it reads: the toolchain's folder and Lake's search path for this repo (the trusted build's
+  library folders), read-only; copies of its source and the setup file in its scratch;
+- it writes: one fresh folder jig made for it and nothing else of the host; its scratch and
+  `/dev/shm` are tmpfs of bounded size, its root, `/proc` and `/dev` read-only. It never sees
+  the host's `/tmp`, `$HOME`, `.jig/`, the judge or a verdict;
+- no network, its own PIDs, IPC and hostname, no capabilities (and uid 65534 in its user
+  namespace when jig runs as root), a new session keyring, the seccomp filter;
+- limits for the whole build: `MEMORY_MB` through the memory cgroup where one can be made (no
+  RLIMIT_AS: Lean maps every `.olean` it imports, gigabytes for Mathlib), `PROCESSES`
+  processes and threads, no file larger than `LARGEST_FILE_MB`, the verification's wall
+  budget; nothing it started survives it (its PID namespace, the cgroup).
+
+With no such route the verdict is `sandbox_unavailable`, unless the run allows no isolation
+(`--allow-no-netns`, local development): the verdict then records `isolation: none`. Only
+what `lean` itself reports decides: a build passes when Lean exited 0, logged no warning and
+no error (Lake's `--wfail`; "declaration uses `sorry`" is a warning), and wrote the `.olean`.
+Its parts are then copied, never through a link, into a folder made after the build, where
+the judge reads them by their path, never through its search path (the submission controls
+everything in the build's folder and could plant a `Statements/….olean` there).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jigcli.lean import backend
+from jigcli.lean.messages import LeanOutput, parse_json_messages
+from jigcli.repo import Repo
+from jigcli.safefiles import Unreadable, read_file
+from jigcli.sandbox import probe as probing
+from jigcli.sandbox.cgroups import memory_cap
+from jigcli.sandbox.execute import execute
+from jigcli.sandbox.job import Execution, Job, Limits, SetupFailed, View
+from jigcli.sandbox.routes import NONE, Route
+
+MEMORY_MB = 8192  # the whole build: every process, its tmpfs, what the kernel makes for it
+PROCESSES = 256  # processes and threads: Lean runs a worker thread per core
+LARGEST_FILE_MB = 1024  # the largest file it may write (its .olean), and each tmpfs's size
+OUTPUT_BYTES = 16 * 1024 * 1024  # of stdout and of stderr, each
+# The folders below the build's own one: where the parts of its `.olean` are copied to.
+PARTS = "olean"
+WRITES = "out"
+# `Lean.OLeanLevel.adjustFileName` (src/Lean/Environment.lean): the module system's parts.
+PART_SUFFIXES = ("", ".server", ".private")
+
+
+@dataclass
+class Build:
+    """How the submission's build ended, and what it left for the judge."""
+
+    reason: str  # ok, build_failed, timeout, sandbox_unavailable
+    detail: str
+    route: str | None  # the route it ran through; None when none could
+    output: str = ""  # Lean's messages as `path:line:col:` lines, other output, stderr
+    olean: Path | None = None  # the copy the judge reads
+
+
+def limits(wall_sec: float) -> Limits:
+    """The build's limits; the wall clock is the verification's, and CPU time is left to it
+    (RLIMIT_CPU counts every thread of one process, and Lean uses a thread per core)."""
+    return Limits(
+        wall_sec=wall_sec,
+        cpu_sec=math.ceil(wall_sec) * max(os.cpu_count() or 1, 1) + 1,
+        address_space_mb=None,
+        output_bytes=OUTPUT_BYTES,
+        scratch_mb=LARGEST_FILE_MB,
+        processes=PROCESSES,
+        memory_mb=MEMORY_MB,
+    )
+
+
+def view(paths: backend.LeanPaths, repo: Repo) -> View:
+    """The toolchain and the trusted library folders, read-only; `.jig/` and the judge's own
+    folder shown empty should the search path ever hold them."""
+    shown = (paths.sysroot, *paths.search_path)
+    private = (repo.work_dir, backend.judge_exe(repo).parent)
+    hidden = tuple(
+        folder
+        for folder in private
+        if folder.is_dir() and any(folder.is_relative_to(path) for path in shown)
+    )
+    return View(read_only=shown, hidden=hidden)
+
+
+def probe_job(paths: backend.LeanPaths, repo: Repo) -> Job:
+    """`lean --version` with the build's view: what a route must run to be used."""
+    return Job(
+        argv=(str(paths.lean), "--version"),
+        view=view(paths, repo),
+        limits=limits(probing.PROBE_LIMITS.wall_sec),
+    )
+
+
+def build_job(
+    paths: backend.LeanPaths, repo: Repo, module: str, source: bytes, out: Path, wall: float
+) -> Job:
+    """The build of `module` from `source` into the folder `out`."""
+    name = f"{module.rsplit('.', 1)[-1]}.lean"
+    inputs = {name: source, backend.SETUP_NAME: backend.module_setup(module)}
+    return Job(
+        argv=backend.compile_argv(paths, name, olean_path(out, module)),
+        view=dataclasses.replace(view(paths, repo), writable=(out,), inputs=inputs),
+        limits=limits(wall),
+        env={"LEAN_PATH": paths.lean_path()},
+    )
+
+
+def olean_path(folder: Path, module: str) -> Path:
+    return folder / f"{module}.olean"
+
+
+def choose(
+    paths: backend.LeanPaths, repo: Repo, *, allow_unsandboxed: bool
+) -> tuple[Route | None, str]:
+    """The route the build runs through here, with "", or (None, why no route can)."""
+    trial = probe_job(paths, repo)
+    route = probing.choose(trial, allow_none=allow_unsandboxed, confining=True)
+    if route is None:
+        return None, probing.refusal(trial, confining=True)
+    return route, ""
+
+
+def build(
+    paths: backend.LeanPaths,
+    repo: Repo,
+    module: str,
+    source: bytes,
+    shown: str,
+    folder: Path,
+    *,
+    wall_sec: float,
+    allow_unsandboxed: bool = False,
+) -> Build:
+    """Build `module` from `source` (shown to the user as `shown`) in `folder`, a fresh
+    private folder: the build writes `folder/out`, the judge reads `folder/olean`."""
+    route, refused = choose(paths, repo, allow_unsandboxed=allow_unsandboxed)
+    if route is None:
+        return Build("sandbox_unavailable", f"no sandbox here confines a build ({refused})", None)
+    out = folder / WRITES
+    out.mkdir(mode=0o700)
+    job = build_job(paths, repo, module, source, out, wall_sec)
+    cap = probing.process_cap(route, probe_job(paths, repo))
+    try:
+        done = execute(route, job, cap.mechanism)
+    except SetupFailed as failed:
+        detail = f"the {route.name} sandbox could not run the build: {failed}"
+        return Build("sandbox_unavailable", detail, None)
+    messages = parse_json_messages(done.result.stdout)
+    built = Build("build_failed", "", route.name, _shown_output(messages, done, shown))
+    problem = _ended_badly(done, messages, shown)
+    if problem is not None:
+        built.reason, built.detail = problem
+        return built
+    olean = olean_path(out, module)
+    if not _present(olean):
+        built.detail = f"lean exited 0 but wrote no {olean.name}"
+        return built
+    try:
+        built.olean = copy_parts(olean, folder / PARTS)
+    except Unreadable as unusable:
+        built.detail = f"the build left {olean.name} or its parts unusable: it {unusable}"
+        return built
+    built.reason, built.detail = "ok", _how(route, done, shown)
+    return built
+
+
+def _ended_badly(done: Execution, messages: LeanOutput, shown: str) -> tuple[str, str] | None:
+    result = done.result
+    if result.timed_out:
+        return "timeout", "step=build: the build ran out of the wall budget"
+    if done.signal == signal.SIGXCPU:  # the CPU limit, which only a long build reaches
+        return "timeout", "step=build: the build used up its CPU time"
+    if result.truncated:
+        return "build_failed", f"the build printed more than {OUTPUT_BYTES} bytes and was stopped"
+    if done.out_of_memory:
+        return "build_failed", f"the build was killed at its memory limit of {done.memory_mb} MB"
+    if done.signal is not None:
+        return "build_failed", f"lean was killed by {done.signal_name}"
+    logged = [m for m in messages.messages if m.severity in ("error", "warning")]
+    if logged:  # errors first: the first one explains the failure best
+        first = sorted(logged, key=lambda m: m.severity != "error")[0]
+        return "build_failed", f"{first.where(shown)} {first.severity}: {first.headline()}"
+    if done.exit_status != 0:
+        said = (result.stderr or result.stdout).strip().splitlines()
+        tail = f": {said[-1][:200]}" if said else ""
+        return "build_failed", f"lean exited {done.exit_status}{tail}"
+    return None
+
+
+def _how(route: Route, done: Execution, shown: str) -> str:
+    where = f"in the {route.name} sandbox"
+    if route is NONE:
+        where = "with no sandbox (--allow-no-netns: local development only)"
+    memory = f"memory capped at {done.memory_mb} MB" if done.memory_mb else "memory not capped"
+    return f"lean {shown} {where}; {memory}"
+
+
+def _shown_output(messages: LeanOutput, done: Execution, shown: str) -> str:
+    """Lean's messages as an editor reads them, then whatever else it printed."""
+    lines = [f"{m.where(shown)} {m.severity}: {m.data}" for m in messages.messages]
+    lines += messages.other_lines
+    if done.result.stderr.strip():
+        lines.append(done.result.stderr.rstrip())
+    return "\n".join(lines)
+
+
+def copy_parts(olean: Path, into: Path) -> Path:
+    """Copy the `.olean` and the module system's parts beside it (`.olean.server`, then
+    `.olean.private`, each only where the one before it is) into `into`, a folder made now:
+    read without following a link, regular files of bounded size. The copy's path."""
+    into.mkdir(mode=0o700)  # fails if the build made it first
+    cap = LARGEST_FILE_MB * 1024 * 1024
+    for suffix in PART_SUFFIXES:
+        part = olean.with_name(olean.name + suffix)
+        if suffix and not _present(part):
+            break
+        (into / part.name).write_bytes(read_file(part, cap))
+    return into / olean.name
+
+
+def _present(path: Path) -> bool:
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def describe(paths: backend.LeanPaths | None, repo: Repo | None) -> dict[str, Any]:
+    """Whether a Lean build can be sandboxed here, for `jig doctor`: probed with this repo's
+    Lean when there is one, else with the system shell (the same view, less the toolchain)."""
+    trial = (
+        probe_job(paths, repo)
+        if paths is not None and repo is not None
+        else Job(("/bin/sh", "-c", ":"), View(), limits(probing.PROBE_LIMITS.wall_sec))
+    )
+    route = probing.choose(trial, confining=True)
+    memory = memory_cap()
+    return {
+        "probed_with": "lean" if paths is not None else "/bin/sh (no Lean here)",
+        "route": route.name if route is not None else None,
+        "why": None if route is not None else probing.refusal(trial, confining=True),
+        "memory": {"capped": memory.capped, "mb": MEMORY_MB, "why": memory.why},
+        "processes": PROCESSES,
+    }
