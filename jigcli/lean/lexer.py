@@ -96,17 +96,17 @@ _ESCAPE = r"""(?:[\\"'nrt]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})"""
 # A gap: backslash, newline, blanks, and the string goes on on that next line (a second newline
 # in the gap is an error in Lean). `\r?` because Lean reads CRLF files as LF.
 _GAP = r"\r?\n[ \t\r]*+(?!\n)"
-_STRING = rf'"(?:[^"\\]++|\\(?:{_ESCAPE}|{_GAP}))*+"'
+_STRING = rf'"(?>(?:[^"\\]++|\\(?:{_ESCAPE}|{_GAP}))*)"'
 # A raw string's opener; its end is found in Python (see `Lexer`), which keeps failures cheap.
 _RAW_OPEN = r'r#*+"'
 _CHAR = rf"'(?!')(?:\\{_ESCAPE}|[^\\])'"
 _PLAIN_PART = rf"[{ID_FIRST}][{ID_REST}]*+"
 _PART = rf"(?:«[^»]*+»|{_PLAIN_PART})"
-_IDENT = rf"{_PART}(?:\.{_PART})*+"
+_IDENT = rf"{_PART}(?>(?:\.{_PART})*)"
 _NAME = rf"`(?=[«{ID_FIRST}]){_IDENT}"
 # The same without `«»` parts, for text after the last `»`, where no escape can close: there
 # an escape fails without first scanning to the end of the text.
-_PLAIN_IDENT = rf"{_PLAIN_PART}(?:\.{_PLAIN_PART})*+"
+_PLAIN_IDENT = rf"{_PLAIN_PART}(?>(?:\.{_PLAIN_PART})*)"
 _PLAIN_NAME = rf"`{_PLAIN_IDENT}"
 _NUMBER = (
     r"0[xX][0-9a-fA-F_]++|0[bB][01_]++|0[oO][0-7_]++"
@@ -115,8 +115,8 @@ _NUMBER = (
 _COMMAND = r"#[A-Za-z_][A-Za-z0-9_!?]*+"
 # A comment in one match when it nests at most one level deep: `/-`, the character Lean skips,
 # then a body of plain text and inner comments (whose bodies start right after their `/-`).
-_COMMENT_BODY = r"(?:[^/-]++|/(?!-)|-(?!/))*+"
-_SHALLOW_COMMENT = rf"/-[\s\S]{_COMMENT_BODY}(?:/-{_COMMENT_BODY}-/{_COMMENT_BODY})*+-/"
+_COMMENT_BODY = r"(?>(?:[^/-]++|/(?!-)|-(?!/))*)"
+_SHALLOW_COMMENT = rf"/-[\s\S]{_COMMENT_BODY}(?>(?:/-{_COMMENT_BODY}-/{_COMMENT_BODY})*)-/"
 
 # Characters that are not Lean text in code: C0 and C1 controls (but tab, LF and CR), DEL, every
 # space but ' ' (no-break, en/em, ideographic, line and paragraph separators), the invisible or
@@ -189,7 +189,7 @@ KEYWORDS = frozenset(
 SKIP_PARTS = {
     "string": _STRING,
     # A string without `{`: it reads the same whether or not the syntax around it interpolates.
-    "string_without_braces": rf'"(?:[^"\\{{]++|\\(?:{_ESCAPE}|{_GAP}))*+"',
+    "string_without_braces": rf'"(?>(?:[^"\\{{]++|\\(?:{_ESCAPE}|{_GAP}))*)"',
     "char": _CHAR,
     "name": _PLAIN_NAME,
     "number": _NUMBER,

@@ -505,7 +505,7 @@ _HOT = _trie(
     | dict.fromkeys(PREFIXES, "")
 )
 _BORING_PART = rf"(?!{_HOT})[{ID_FIRST}][{ID_REST}]*+"
-_BORING_IDENT = rf"(?!r#*+\"){_BORING_PART}(?:\.{_BORING_PART})*+(?!\.[«{ID_FIRST}]|%)"
+_BORING_IDENT = rf"(?!r#*+\"){_BORING_PART}(?>(?:\.{_BORING_PART})*)(?!\.[«{ID_FIRST}]|%)"
 _BORING_COMMANDS = "|".join(re.escape(command[1:]) for command in ALLOWED_COMMANDS)
 _BORING_MULTI = "|".join(
     re.escape(s) for s in sorted(MULTI_SYMBOLS, key=len, reverse=True) if s != "@["
@@ -532,7 +532,7 @@ def _skip(not_text: str) -> re.Pattern[str]:
         _GUARD + SKIP_PARTS["char"],
         rf"#(?:{_BORING_COMMANDS})(?![A-Za-z0-9_!?])",
     )
-    return re.compile("(?:" + "|".join(parts) + ")*+")
+    return re.compile("(?>(?:" + "|".join(parts) + ")*)")
 
 
 # Most sources hold no character that is not Lean text outside the astral planes, which one

@@ -29,7 +29,7 @@ from jigcli.lean.policy import ALLOWED_IMPORT_ROOTS, REJECTED_IMPORT_ROOTS, scan
 # A label is a file name, a Lean namespace component and a manifest `statement_id` at once:
 # the intersection of the three is ASCII letters, digits and `_`, starting with a letter.
 LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,127}")
-_MODULE = re.compile(rf"[{ID_FIRST}][{ID_REST}]*+(?:\.[{ID_FIRST}][{ID_REST}]*+)*+")
+_MODULE = re.compile(rf"[{ID_FIRST}][{ID_REST}]*+(?>(?:\.[{ID_FIRST}][{ID_REST}]*+)*)")
 EXAMPLE_IMPORT = "Mathlib.Algebra.Group.Nat.Even"
 SHAPE = (
     "a statement file is its imports, `namespace Statements.<label>`, "

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import re
 import string
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -458,3 +460,17 @@ def test_the_patterns_agree_with_a_character_by_character_reading_of_lean(text: 
     ]
     theirs = [token for token in reference(text) if token[0] in COMPARED]
     assert ours == theirs
+
+
+# CPython 3.11.2 (Debian 12's python3) mis-matches a possessive repeat of a group that holds a
+# lookahead: re.match(r"(?:[^/-]++|-(?!/))*+-/", "ab-/") is None there, and the scan looped.
+# An atomic group, `(?>(?:…)*)`, means the same and matches right on every 3.11.
+_GROUP_POSSESSIVE = re.compile(r"\)(?:[*+?]|\{\d*,?\d*\})\+")
+
+
+@pytest.mark.parametrize(
+    "source", ["jigcli/lean/lexer.py", "jigcli/lean/policy.py", "jigcli/pose/statement.py"]
+)
+def test_no_pattern_repeats_a_group_possessively(source):
+    text = (Path(__file__).resolve().parents[2] / source).read_text(encoding="utf-8")
+    assert _GROUP_POSSESSIVE.findall(text) == []
