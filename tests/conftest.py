@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterator
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -49,6 +53,46 @@ def run_as_nobody(argv: list[str], env: dict[str, str]) -> subprocess.CompletedP
     return subprocess.run(
         [*drop, *argv], capture_output=True, text=True, timeout=120, env=env, check=False
     )
+
+
+def _requirement_closure(name: str, seen: set[str]) -> set[str]:
+    """The distributions `name` needs at run time, itself included (extras left out)."""
+    key = re.sub(r"[-_.]+", "-", name).lower()
+    if key in seen:
+        return seen
+    seen.add(key)
+    try:
+        requires = metadata.distribution(name).requires or []
+    except metadata.PackageNotFoundError:
+        return seen
+    for requirement in requires:
+        if "extra ==" not in requirement:
+            _requirement_closure(re.split(r"[\s;<>=!~\[(]", requirement, maxsplit=1)[0], seen)
+    return seen
+
+
+@pytest.fixture(scope="session")
+def nobody_site() -> Iterator[Path]:
+    """A folder the host's nobody can import jig's dependencies from: a copy of each one's
+    top-level packages (this interpreter's site-packages may sit in a home nobody cannot
+    enter, as pyenv's does under /root). Outside pytest's own temporary folders, which only
+    their owner may enter."""
+    folder = Path(tempfile.mkdtemp(prefix="jig-nobody-site-"))
+    needed = _requirement_closure("jig", set())
+    for top, distributions in metadata.packages_distributions().items():
+        wanted = any(re.sub(r"[-_.]+", "-", name).lower() in needed for name in distributions)
+        spec = importlib.util.find_spec(top) if wanted and top != "jigcli" else None
+        if spec is None or spec.origin is None:
+            continue
+        origin = Path(spec.origin)
+        if origin.name == "__init__.py":
+            shutil.copytree(origin.parent, folder / top, ignore=shutil.ignore_patterns("*.pyc"))
+        else:
+            shutil.copy2(origin, folder / origin.name)
+    for path in (folder, *folder.rglob("*")):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 PINS = ("lean-toolchain", "lakefile.toml", "lake-manifest.json")

@@ -31,9 +31,9 @@ def confined() -> None:
 def sandboxed_builds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Job]]:
     """Every build of a submission this test runs, as (route, job), in order."""
     from jigcli.lean import build
+    from jigcli.sandbox.execute import execute as real
 
     seen: list[tuple[str, Job]] = []
-    real = build.execute
 
     def recording(route: Route, job: Job, cap: str | None = None) -> Execution:
         seen.append((route.name, job))

@@ -12,7 +12,6 @@ import secrets
 import shlex
 import shutil
 import socket
-import sysconfig
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -81,16 +80,15 @@ def _as_invoker(standin: Any, root: Path, monkeypatch: pytest.MonkeyPatch) -> Bu
     return Builder("root" if os.geteuid() == 0 else "invoker", root, run)
 
 
-def _as_nobody(base: Path) -> Builder:
+def _as_nobody(base: Path, site: Path) -> Builder:
     root = base / "repo"
     scenario_path, log = base / "standin-scenario.json", base / "standin-log.jsonl"
-    site = sysconfig.get_paths()["purelib"]  # jig's dependencies, for the system interpreter
 
     def run(scenario: dict[str, Any], limits: dict[str, int]) -> Built:
         scenario_path.write_text(json.dumps(scenario))
         log.unlink(missing_ok=True)
         request = {
-            "path": [str(REPO), site],
+            "path": [str(REPO), str(site)],
             "root": str(root),
             "manifest": ALICE,
             "timeout": 60,
@@ -128,6 +126,7 @@ def builder(
     standin: Any,
     lean_repo: Repo,
     monkeypatch: pytest.MonkeyPatch,
+    nobody_site: Path,
 ) -> Iterator[Builder]:
     if request.param == "invoker":
         _seed(lean_repo.root)
@@ -152,7 +151,7 @@ def builder(
         _seed(root)
         for path in (base, *base.rglob("*")):  # nobody's own repo: only the sandbox protects it
             os.chown(path, NOBODY, NOBODY, follow_symlinks=False)
-        yield _as_nobody(base)
+        yield _as_nobody(base, nobody_site)
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
