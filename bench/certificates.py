@@ -12,7 +12,7 @@ Booker–Sutherland witness. Baselines, each a real process of the same interpre
     the bare runs over `--reps` repetitions (medians) — target ≤ 4× bare: interpreter
     start-up, the CLI's imports and the sandbox probe are paid on every verification;
 (b) the per-certificate cost inside one process verifying `--count` submissions in a loop
-    with `jigcli.verify.verify` (the way `jig selftest` runs them: the route probed once,
+    with `jigcli.verify.submission.verify` (the way `jig selftest` runs them: the route probed once,
     schemas loaded once), against the bare runs' mean — target ≤ 1.3× bare.
 
 Both ratios are printed with the isolation route the verdicts recorded.
@@ -79,7 +79,8 @@ def _make_repo(root: Path, count: int) -> list[Path]:
 def in_process_round(count: int) -> tuple[float, float, str]:
     """(b): seconds per certificate verified in one process, and the bare mean per run."""
     from jigcli.repo import Repo
-    from jigcli.verify import VerifyOptions, verify
+    from jigcli.verify.context import VerifyOptions
+    from jigcli.verify.submission import verify
 
     with tempfile.TemporaryDirectory(prefix="jig-bench-") as folder:
         manifests = _make_repo(Path(folder), count)

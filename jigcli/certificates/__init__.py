@@ -6,5 +6,6 @@
   staged checker and witness, the limits; `choose` and `describe()` for `jig doctor`;
 - `checker`: `check_witness(checker_source, witness, limits, ...)` → `Outcome`, the whole run
   for a caller without a manifest (posing), and `parse_marker` for the protocol line;
-- `pipeline`: `verify_certificate(manifest, verdict, context)`, called by `jigcli.verify`.
+- `pipeline`: `verify_certificate(manifest, verdict, context)`, called by
+  `jigcli.verify.submission`.
 """

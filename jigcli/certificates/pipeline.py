@@ -41,7 +41,7 @@ from jigcli.hashing import sha256_tagged
 from jigcli.manifest import Manifest
 from jigcli.safefiles import LINK, MISSING, SIZE, Unreadable, read_beneath, read_file
 from jigcli.verdict import Verdict
-from jigcli.verify import VerifyContext
+from jigcli.verify.context import VerifyContext
 
 TERM_HASH_KIND = "certificate-canonical-sha256"
 

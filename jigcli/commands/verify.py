@@ -14,7 +14,8 @@ from jigcli.repo import Repo
 from jigcli.safewrite import UnsafeTarget
 from jigcli.summary import append_step_summary, verdict_markdown
 from jigcli.verdict import REASONS, Verdict
-from jigcli.verify import VerifyOptions, verify
+from jigcli.verify.context import VerifyOptions
+from jigcli.verify.submission import verify
 
 VERIFIER = "submission"  # the registry's verifier behind `jig verify`
 

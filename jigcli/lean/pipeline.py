@@ -1,6 +1,6 @@
 """A `kind: lean` submission through the five checks (PRODUCT.md §3), plus the term hash, the
-refutation link and the kernel replay. `verify_lean` is called by `jigcli.verify`, which has
-already read and validated the manifest and recorded the `manifest` check.
+refutation link and the kernel replay. `verify_lean` is called by `jigcli.verify.submission`,
+which has already read and validated the manifest and recorded the `manifest` check.
 
 1. location: the module's source must sit beside the manifest (`bad_manifest` otherwise);
 2. statement: `Statements/<id>.lean` (and `Statements/<refutes>.lean`) must exist
@@ -52,7 +52,7 @@ from jigcli.manifest import Manifest, ManifestError, check_module_location
 from jigcli.run import RunResult
 from jigcli.safewrite import write_beneath, write_file
 from jigcli.verdict import Verdict
-from jigcli.verify import VerifyContext
+from jigcli.verify.context import VerifyContext
 
 # Every check after the manifest, in the order they run; a check that did not run is recorded
 # as "not run: why", never left out (a verdict with one is never green).

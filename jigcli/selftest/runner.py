@@ -223,8 +223,9 @@ def _start_what_fits(
 
 def verify_case(case: Case, repo: Repo, settings: Settings) -> Outcome:
     """Verify one case in a fresh work dir of its own; always returns a verdict document."""
-    from jigcli import verify as core
     from jigcli.verdict import Verdict
+    from jigcli.verify import submission as core  # looked up per call: tests stand one in
+    from jigcli.verify.context import VerifyOptions
 
     started = time.monotonic()
     timeout = settings.timeout_now()
@@ -238,7 +239,7 @@ def verify_case(case: Case, repo: Repo, settings: Settings) -> Outcome:
         verdict = Verdict(kind=case.kind, submission=case.rel, statement_id=case.statement_id)
         verdict.fail("verifier_error", f"cannot create the work dir {work_dir}: {error}")
         return Outcome(case, verdict.finish().to_json(), cached=False)
-    options = core.VerifyOptions(
+    options = VerifyOptions(
         timeout=timeout, allow_no_netns=settings.allow_no_netns, work_dir=work_dir
     )
     verdict = core.verify(case.path, repo, options)

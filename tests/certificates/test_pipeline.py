@@ -1,5 +1,5 @@
-"""The certificate pipeline through `jigcli.verify.verify`: each step's verdict, and hostile
-manifests (paths out of their folder, oversized witnesses) refused before anything runs."""
+"""The certificate pipeline through `jigcli.verify.submission.verify`: each step's verdict, and
+hostile manifests (paths out of their folder, oversized witnesses) refused before anything runs."""
 
 import hashlib
 import json
@@ -17,7 +17,8 @@ from jigcli.repo import Repo
 from jigcli.sandbox import probe as probing
 from jigcli.sandbox.routes import route_named
 from jigcli.schemas import validate
-from jigcli.verify import VerifyOptions, verify
+from jigcli.verify.context import VerifyOptions
+from jigcli.verify.submission import verify
 
 from .conftest import HOSTILE
 

@@ -45,7 +45,7 @@ def repo_root(tmp_path, monkeypatch):
 @pytest.fixture
 def fake(monkeypatch):
     verifier = kit.FakeVerifier()
-    monkeypatch.setattr("jigcli.verify.verify", verifier)
+    monkeypatch.setattr("jigcli.verify.submission.verify", verifier)
     return verifier
 
 

@@ -16,7 +16,8 @@ from jigcli.lean import backend
 from jigcli.lean.build import build
 from jigcli.lean.judge import JudgeRequest, read_report
 from jigcli.repo import Repo
-from jigcli.verify import VerifyOptions, verify
+from jigcli.verify.context import VerifyOptions
+from jigcli.verify.submission import verify
 
 ROOT = Path(__file__).resolve().parents[2]
 REPO = Repo(ROOT)

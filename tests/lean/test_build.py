@@ -23,7 +23,8 @@ import pytest
 from jigcli.lean import backend, build
 from jigcli.repo import Repo
 from jigcli.sandbox.cgroups import memory_cap
-from jigcli.verify import VerifyOptions, verify
+from jigcli.verify.context import VerifyOptions
+from jigcli.verify.submission import verify
 
 from ..conftest import LEAN_CONTENT, NOBODY, PINS, REPO, STANDIN_BIN, run_as_nobody
 

@@ -1,7 +1,7 @@
-"""The Lean pipeline end to end through `jigcli.verify.verify`, driven by the stand-in toolchain
-and its judge, the submission built in the real sandbox: every reason reachable, one trusted
-build, one sandboxed build of the submission and one judge run per submission, and no verdict
-moved by any text the submission can make Lean print. What the sandbox contains is in
+"""The Lean pipeline end to end through `jigcli.verify.submission.verify`, driven by the stand-in
+toolchain and its judge, the submission built in the real sandbox: every reason reachable, one
+trusted build, one sandboxed build of the submission and one judge run per submission, and no
+verdict moved by any text the submission can make Lean print. What the sandbox contains is in
 `tests/lean/test_build.py`."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import pytest
 from jigcli.lean.pipeline import LATER_CHECKS
 from jigcli.schemas import validate
 from jigcli.verdict import Verdict
-from jigcli.verify import VerifyOptions, verify
+from jigcli.verify.context import VerifyOptions
+from jigcli.verify.submission import verify
 
 ALICE = "Submissions/S001/AliceDirect.json"
 MODULE = "Submissions.S001.AliceDirect"

@@ -16,7 +16,8 @@ sys.path[:0] = request["path"]
 
 from jigcli.lean import build  # noqa: E402
 from jigcli.repo import Repo  # noqa: E402
-from jigcli.verify import VerifyOptions, verify  # noqa: E402
+from jigcli.verify.context import VerifyOptions  # noqa: E402
+from jigcli.verify.submission import verify  # noqa: E402
 
 for name, value in request["limits"].items():
     setattr(build, name, value)

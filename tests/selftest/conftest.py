@@ -38,7 +38,7 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def fake_verify(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     fake = helpers.FakeVerifier()
-    monkeypatch.setattr("jigcli.verify.verify", fake)
+    monkeypatch.setattr("jigcli.verify.submission.verify", fake)
     return fake
 
 

@@ -1,9 +1,9 @@
 """Builders shared by the selftest tests: a tiny verifier repo and a stand-in `verify()`.
 
-The stand-in replaces `jigcli.verify.verify` where what is under test is the selftest's own
-machinery (ordering, sharding, caching, judging, reporting), not a pipeline. Load it with
-`load_helpers()` from the test's conftest (pytest runs in importlib mode: tests are not a
-package).
+The stand-in replaces `jigcli.verify.submission.verify` where what is under test is the
+selftest's own machinery (ordering, sharding, caching, judging, reporting), not a pipeline.
+Load it with `load_helpers()` from the test's conftest (pytest runs in importlib mode: tests are
+not a package).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from jigcli.hashing import sha256_tagged
 from jigcli.repo import Repo
 from jigcli.verdict import Verdict
-from jigcli.verify import VerifyOptions
+from jigcli.verify.context import VerifyOptions
 
 
 def make_repo(root: Path) -> Path:

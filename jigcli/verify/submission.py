@@ -13,43 +13,16 @@ from __future__ import annotations
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from jigcli.manifest import Manifest, ManifestError, read_manifest
 from jigcli.repo import Repo
 from jigcli.run import Deadline, stopping
 from jigcli.verdict import Verdict
+from jigcli.verify.context import VerifyContext, VerifyOptions
 
-DEFAULT_TIMEOUT_SEC = 1200.0
 # After the budget, the pipeline thread gets this long to notice and stop on its own.
 _WATCHDOG_GRACE_SEC = 5.0
-
-
-@dataclass
-class VerifyOptions:
-    statement_id: str | None = None
-    timeout: float = DEFAULT_TIMEOUT_SEC
-    lane: str = "default"
-    allow_no_netns: bool = False
-    # A private scratch folder for this verification (generated files); selftest gives each
-    # parallel job its own. Default: <repo>/.jig/work/<submission>.
-    work_dir: Path | None = None
-
-
-@dataclass
-class VerifyContext:
-    """What every pipeline step may use besides the manifest and the verdict."""
-
-    repo: Repo
-    options: VerifyOptions
-    deadline: Deadline
-    work_dir: Path
-    step: list[str] = field(default_factory=lambda: ["start"])
-
-    def enter(self, step: str) -> None:
-        """Name the step now running, so a timeout verdict can say where time ran out."""
-        self.step[0] = step
 
 
 def verify(manifest_path: Path, repo: Repo, options: VerifyOptions) -> Verdict:
@@ -111,6 +84,8 @@ def _pipeline(manifest_path: Path, verdict: Verdict, context: VerifyContext) -> 
             f"the manifest names {manifest.statement_id!r} but this run verifies {asked!r}",
         )
         return
+    # Each pipeline is imported when its kind comes up: a certificate never pays for the
+    # Lean modules' import, nor a Lean proof for the sandbox's.
     if manifest.kind == "lean":
         from jigcli.lean.pipeline import verify_lean
 

@@ -1,0 +1,42 @@
+"""What a verification is asked to do and what its pipeline steps share.
+
+The pipelines (`jigcli.lean.pipeline`, `jigcli.certificates.pipeline`) import this module and
+nothing else of `jigcli.verify`; `jigcli.verify.submission` imports them, so the dependency
+runs one way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jigcli.repo import Repo
+from jigcli.run import Deadline
+
+DEFAULT_TIMEOUT_SEC = 1200.0
+
+
+@dataclass
+class VerifyOptions:
+    statement_id: str | None = None
+    timeout: float = DEFAULT_TIMEOUT_SEC
+    lane: str = "default"
+    allow_no_netns: bool = False
+    # A private scratch folder for this verification (generated files); selftest gives each
+    # parallel job its own. Default: <repo>/.jig/work/<submission>.
+    work_dir: Path | None = None
+
+
+@dataclass
+class VerifyContext:
+    """What every pipeline step may use besides the manifest and the verdict."""
+
+    repo: Repo
+    options: VerifyOptions
+    deadline: Deadline
+    work_dir: Path
+    step: list[str] = field(default_factory=lambda: ["start"])
+
+    def enter(self, step: str) -> None:
+        """Name the step now running, so a timeout verdict can say where time ran out."""
+        self.step[0] = step
