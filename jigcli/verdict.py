@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA = "conject.verdict.v1"
-ALLOWED_AXIOMS = frozenset({"propext", "Classical.choice", "Quot.sound"})
-TERM_HASH_KIND = "jig-normalized-v1"
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     # rebuild with nothing changed never needs it, and its start-up is what users wait for.
     from jigcli.latex.log import LogReport
     from jigcli.run import Deadline, RunResult
-    from jigcli.verifiers.registry import Why  # the contract's reasons a build can fail for
+    from jigcli.verifiers.contract import Why  # the contract's reasons a build can fail for
 
 ENGINES = {"pdflatex": "-pdf", "xelatex": "-pdfxe", "lualatex": "-pdflua"}
 DEFAULT_ENGINE = "pdflatex"

@@ -43,14 +43,17 @@ from typing import Any
 
 from jigcli.hashing import sha256_tagged
 from jigcli.jsondoc import JsonProblem, parse_json
-from jigcli.lean.axioms import axiom_reason
+from jigcli.lean.axioms import ALLOWED_AXIOMS, axiom_reason
 from jigcli.lean.policy import ALLOWED_IMPORT_ROOTS
 from jigcli.schemas import validate
-from jigcli.verdict import ALLOWED_AXIOMS, TERM_HASH_KIND, Verdict
+from jigcli.verdict import Verdict
 
 REPORT_SCHEMA = "judge"
 # The term serializations dominate a report; the judge bounds each by 5,000,000 nodes.
 MAX_REPORT_BYTES = 512 * 1024 * 1024
+# The verdict's `term_hash_kind` for a Lean proof: the judge's normalized term, hashed; a
+# term too large to hash whole gets "-truncated" after it.
+TERM_HASH_KIND = "jig-normalized-v1"
 _DETAIL_MAX = 600
 
 

@@ -39,7 +39,8 @@ from jigcli.paper import ledger as audit_ledger
 from jigcli.paper.ledger import JIG, STALE_WORDS, Judge, Judgement, Ledger
 from jigcli.paper.pairing import open_paper
 from jigcli.paper.reader import Answer, NoAnswer
-from jigcli.verifiers.registry import SEVERITY, Status, verifier_status
+from jigcli.verifiers.contract import SEVERITY, Status
+from jigcli.verifiers.registry import verifier_status
 
 VERIFIER = "audit"
 NOT_JUDGED = "judge it with jig audit --review, or --reader CMD"

@@ -48,7 +48,8 @@ from typing import TYPE_CHECKING
 
 from jigcli.lean.declarations import Decl, LeanFile, plain_name
 from jigcli.paper.pairing import Pair, Paper, locate_in_project
-from jigcli.verifiers.registry import Status, Why, verifier_status
+from jigcli.verifiers.contract import Status, Why
+from jigcli.verifiers.registry import verifier_status
 
 if TYPE_CHECKING:
     from jigcli.lean.backend import Toolchain

@@ -31,7 +31,7 @@ from jigcli.latex.statements.model import Place, Statement
 from jigcli.paper import ledger as audit_ledger
 from jigcli.paper.lean_answers import LeanAnswer, Outcome, ask_lean
 from jigcli.paper.pairing import Pair, Paper, open_paper
-from jigcli.verifiers.registry import SEVERITY, Status
+from jigcli.verifiers.contract import SEVERITY, Status
 
 NOT_FORMALIZED = "not formalized yet"
 NOT_CHECKED_HERE = "not checked here (the summary says how to set Lean up)"

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from jigcli.console import shown_path
 from jigcli.errors import UsageError
 from jigcli.paper.ledger import READER_VERDICTS, Judge
-from jigcli.verifiers.registry import normalize_verdict
+from jigcli.verifiers.contract import normalize_verdict
 
 if TYPE_CHECKING:
     from jigcli.paper.audit import Item

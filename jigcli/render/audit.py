@@ -14,7 +14,8 @@ from jigcli.console import shown_path
 from jigcli.latex.statements.model import missing_words
 from jigcli.paper.audit import VERIFIER, Item, Row, Subject, worst_status
 from jigcli.render.lean_check import place_json
-from jigcli.verifiers.registry import SEVERITY, verdict_words, verifier_status
+from jigcli.verifiers.contract import SEVERITY
+from jigcli.verifiers.registry import verdict_words, verifier_status
 
 NOT_COMPARED = "Not compared yet"
 

@@ -9,7 +9,7 @@ rides along as detail rather than as a verdict word of its own.
 
 from __future__ import annotations
 
-from jigcli.verifiers.registry import VerifierSpec, register_verifier
+from jigcli.verifiers.contract import VerifierSpec
 
 COMPILE = VerifierSpec(
     id="compile",
@@ -139,8 +139,3 @@ SUBMISSION = VerifierSpec(
 )
 
 BUILTINS = (COMPILE, LEAN, AUDIT, SUBMISSION)
-
-
-def register_all() -> None:
-    for spec in BUILTINS:
-        register_verifier(spec)

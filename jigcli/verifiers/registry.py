@@ -1,9 +1,10 @@
 """The verifier registry: one contract for every verifier.
 
-A verifier is declared once, as a `VerifierSpec`, with its own verdict words and the mapping of
-each word to one of five shared statuses. Every surface asks the registry, never a string of its
-own: `verifier_status` is the only translation from a verdict word to a status, `verdict_words`
-what a surface says for a verdict, `failure_words` what it says when the run could not finish.
+A verifier is declared once, as a `VerifierSpec` (`jigcli.verifiers.contract`), with its own
+verdict words and the mapping of each word to one of five shared statuses. Every surface asks
+the registry, never a string of its own: `verifier_status` is the only translation from a
+verdict word to a status, `verdict_words` what a surface says for a verdict, `failure_words`
+what it says when the run could not finish. The built-ins are registered when it is imported.
 
 `register_verifier` refuses, at registration, a spec the surfaces could not render honestly —
 so a bad spec fails loudly once instead of drawing a blank mark later.
@@ -12,40 +13,20 @@ so a bad spec fails loudly once instead of drawing a blank mark later.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Literal, get_args
+from collections.abc import Callable
 
-# The five statuses, and the only ones. `conditional` is never `ok`; `pending` is never an
-# inferred `ok`.
-Status = Literal["ok", "conditional", "warn", "error", "pending"]
-STATUSES: tuple[Status, ...] = get_args(Status)
-# Worst first: of several results, the first of these present wins.
-SEVERITY: tuple[Status, ...] = ("error", "warn", "conditional", "pending", "ok")
-
-Subject = Literal["document", "statement", "claim", "link"]
-SUBJECTS: tuple[Subject, ...] = get_args(Subject)
-
-# auto: every settled edit · manual: a command run by hand · agent: written by an agent's run
-Trigger = Literal["auto", "manual", "agent"]
-TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
-
-# Why a run could not answer. Only `unreachable` is worth trying again as is; the others
-# would fail the same way, so a surface offers no retry for them.
-Why = Literal["unreachable", "too_big", "not_set_up", "refused"]
-WHYS: tuple[Why, ...] = get_args(Why)
-
-# How long one run takes, in the words every surface uses.
-Speed = Literal["A few seconds", "About a minute", "A few minutes", "Can take an hour or more"]
-
-# Shared words for a result that is not (yet) a verdict, and for failures a spec leaves unsaid.
-NOT_CHECKED_WORDS = "Not checked yet"
-_DEFAULT_FAILURE_WORDS: dict[Why, str] = {
-    "unreachable": "Couldn't reach {label}; try again.",
-    "too_big": "Too big for {label} to check here.",
-    "not_set_up": "{label} isn't set up here yet.",
-    "refused": "{label} refused to check this.",
-}
+from jigcli.verifiers.builtins import BUILTINS
+from jigcli.verifiers.contract import (
+    NOT_CHECKED_WORDS,
+    STATUSES,
+    SUBJECTS,
+    TRIGGERS,
+    WHYS,
+    Status,
+    VerifierSpec,
+    Why,
+    normalize_verdict,
+)
 
 _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
@@ -54,44 +35,18 @@ class SpecRefused(ValueError):
     """A spec the surfaces could not render honestly; the message says which field and why."""
 
 
-@dataclass(frozen=True)
-class VerifierSpec:
-    """What a command line needs to know about one verifier."""
-
-    id: str  # lowercase letters, digits, dashes: `compile`, `lean`, `lean-blueprint`
-    label: str  # its name on every surface, naming the whole job: "Check with Lean"
-    subject: Subject  # what one verdict is about
-    trigger: Trigger
-    verdicts: Mapping[str, Status]  # its own words, in its own order, each to a status
-    says: Mapping[str, str]  # the words a surface prints for each verdict
-    evidence: str  # where the real output behind a verdict lives
-    bundle: str | None  # the catalog bundle that switches it on; None = built in
-    pitch: str  # one sentence: what it checks
-    speed: Speed  # how long one run takes
-    documents: tuple[str, ...] = ()  # suffixes it applies to once on; empty = every document
-    glyph_rank: int = 0  # on a line with several results of one status, the higher rank leads
-    failed: Mapping[Why, str] = field(default_factory=dict)  # words per why; defaults otherwise
+# What a surface says when a run could not answer and the spec left the words unsaid.
+_DEFAULT_FAILURE_WORDS: dict[Why, str] = {
+    "unreachable": "Couldn't reach {label}; try again.",
+    "too_big": "Too big for {label} to check here.",
+    "not_set_up": "{label} isn't set up here yet.",
+    "refused": "{label} refused to check this.",
+}
 
 
+# Filled with the built-ins at the end of this module: asking about `lean` works anywhere,
+# with no import-order ritual.
 _SPECS: dict[str, VerifierSpec] = {}
-_builtins_loaded = False
-
-
-def _registry() -> dict[str, VerifierSpec]:
-    # The built-ins register themselves on first use, so asking about `lean` works anywhere
-    # without an import-order ritual, and importing the registry stays cheap.
-    global _builtins_loaded
-    if not _builtins_loaded:
-        _builtins_loaded = True
-        from jigcli.verifiers import builtins
-
-        builtins.register_all()
-    return _SPECS
-
-
-def normalize_verdict(word: str | None) -> str:
-    """A verdict word as the registry compares it: trimmed and lowercased."""
-    return (word or "").strip().lower()
 
 
 def _refusals(spec: VerifierSpec) -> list[str]:
@@ -127,23 +82,22 @@ def register_verifier(spec: VerifierSpec) -> Callable[[], None]:
     problems = _refusals(spec)
     if problems:
         raise SpecRefused(f"verifier {spec.id!r} refused: " + "; ".join(problems) + ".")
-    registry = _registry()
-    registry[spec.id] = spec
+    _SPECS[spec.id] = spec
 
     def unregister() -> None:
-        if registry.get(spec.id) is spec:
-            del registry[spec.id]
+        if _SPECS.get(spec.id) is spec:
+            del _SPECS[spec.id]
 
     return unregister
 
 
 def get_verifier(verifier_id: str) -> VerifierSpec | None:
-    return _registry().get(verifier_id)
+    return _SPECS.get(verifier_id)
 
 
 def all_verifiers() -> list[VerifierSpec]:
     """Every registered spec, in registration order."""
-    return list(_registry().values())
+    return list(_SPECS.values())
 
 
 def verifier_status(verifier_id: str, word: str | None) -> Status:
@@ -152,7 +106,7 @@ def verifier_status(verifier_id: str, word: str | None) -> Status:
     Compared trimmed and lowercased; an unknown verifier, a word its spec never declared, or
     an empty word is `pending` — never a guess.
     """
-    spec = _registry().get(verifier_id)
+    spec = _SPECS.get(verifier_id)
     if spec is None:
         return "pending"
     return spec.verdicts.get(normalize_verdict(word), "pending")
@@ -160,7 +114,7 @@ def verifier_status(verifier_id: str, word: str | None) -> Status:
 
 def verdict_words(verifier_id: str, word: str | None) -> str:
     """What a surface says for a verdict, in the verifier's own voice."""
-    spec = _registry().get(verifier_id)
+    spec = _SPECS.get(verifier_id)
     normalized = normalize_verdict(word)
     if spec is None or normalized not in spec.verdicts:
         return NOT_CHECKED_WORDS
@@ -172,7 +126,7 @@ def failure_words(verifier_id: str, why: Why, *, detail: str = "") -> str:
 
     A `detail` goes inside the sentence, before its full stop: "… set up here yet (no lake)."
     """
-    spec = _registry().get(verifier_id)
+    spec = _SPECS.get(verifier_id)
     label = spec.label if spec is not None else verifier_id
     if spec is not None and why in spec.failed:
         words = spec.failed[why]
@@ -182,3 +136,7 @@ def failure_words(verifier_id: str, why: Why, *, detail: str = "") -> str:
         return words
     stop = "." if words.endswith(".") else ""
     return f"{words.removesuffix('.')} ({detail}){stop}"
+
+
+for _builtin in BUILTINS:
+    register_verifier(_builtin)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 from jigcli.display import one_line
-from jigcli.verifiers.registry import STATUSES, Why, failure_words
+from jigcli.verifiers.contract import STATUSES, Why
+from jigcli.verifiers.registry import failure_words
 
 MARKS = {"ok": "●", "conditional": "○", "warn": "●", "error": "●", "pending": "○"}
 COLOURS = {

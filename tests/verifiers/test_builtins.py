@@ -2,10 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from jigcli.verifiers.contract import NOT_CHECKED_WORDS, STATUSES, WHYS
 from jigcli.verifiers.registry import (
-    NOT_CHECKED_WORDS,
-    STATUSES,
-    WHYS,
     all_verifiers,
     failure_words,
     get_verifier,

@@ -5,10 +5,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from jigcli.verifiers.contract import NOT_CHECKED_WORDS, VerifierSpec
 from jigcli.verifiers.registry import (
-    NOT_CHECKED_WORDS,
     SpecRefused,
-    VerifierSpec,
     failure_words,
     get_verifier,
     register_verifier,
