@@ -18,7 +18,7 @@ from pathlib import Path
 from jigcli.console import emit_json, err, out, shown_path
 from jigcli.errors import UsageError
 from jigcli.paper import audit
-from jigcli.paper.ledger import READER_VERDICTS, Judge, Ledger
+from jigcli.paper.ledger import READER_VERDICTS, Item, Judge, Ledger
 from jigcli.paper.reader import Answer, CommandReader, NoAnswer
 from jigcli.render import audit as render
 
@@ -85,7 +85,7 @@ class _Person:
             name = "a person"
         self.judge = Judge("person", name)
 
-    def answer(self, item: audit.Item) -> Answer | NoAnswer:
+    def answer(self, item: Item) -> Answer | NoAnswer:
         from rich.prompt import Prompt
 
         render.side_by_side(item)

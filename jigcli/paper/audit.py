@@ -36,7 +36,7 @@ from jigcli.hashing import file_sha256_hex
 from jigcli.latex.statements.model import Place
 from jigcli.lean.declarations import Decl, read_lean
 from jigcli.paper import ledger as audit_ledger
-from jigcli.paper.ledger import JIG, STALE_WORDS, Judge, Judgement, Ledger
+from jigcli.paper.ledger import JIG, STALE_WORDS, Item, Judge, Judgement, Ledger
 from jigcli.paper.pairing import open_paper
 from jigcli.paper.reader import Answer, NoAnswer
 from jigcli.verifiers.contract import SEVERITY, Status
@@ -44,32 +44,6 @@ from jigcli.verifiers.registry import verifier_status
 
 VERIFIER = "audit"
 NOT_JUDGED = "judge it with jig audit --review, or --reader CMD"
-
-
-@dataclass(frozen=True)
-class Item:
-    """One statement ↔ declaration pair, with the two texts a reader compares."""
-
-    label: str | None
-    decl: str | None
-    kind: str
-    number: str | None
-    title: str | None
-    statement: str | None  # the prose: LaTeX, or a docstring
-    declaration: str | None  # the declaration's source as shown to the reader
-    judged: str | None  # what the declaration's hash covers (`Pair.judged`)
-    tex_file: Path | None
-    tex_line: int | None
-    lean_file: Path | None
-    lean_line: int | None
-
-    @property
-    def key(self) -> tuple[str | None, str | None]:
-        return (self.label, self.decl)
-
-    @property
-    def hashes(self) -> tuple[str | None, str | None]:
-        return audit_ledger.judged_hash(self.statement), audit_ledger.judged_hash(self.judged)
 
 
 @dataclass(frozen=True)

@@ -188,3 +188,29 @@ def pair_hashes(statement_text: str | None, judged: str | None) -> tuple[str | N
     the declaration (`jigcli.paper.pairing.Pair.judged`: its judged source wherever it lives,
     or its name and the pins of a package that holds it)."""
     return judged_hash(statement_text), judged_hash(judged)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One statement ↔ declaration pair, with the two texts a reader compares."""
+
+    label: str | None
+    decl: str | None
+    kind: str
+    number: str | None
+    title: str | None
+    statement: str | None  # the prose: LaTeX, or a docstring
+    declaration: str | None  # the declaration's source as shown to the reader
+    judged: str | None  # what the declaration's hash covers (`Pair.judged`)
+    tex_file: Path | None
+    tex_line: int | None
+    lean_file: Path | None
+    lean_line: int | None
+
+    @property
+    def key(self) -> tuple[str | None, str | None]:
+        return (self.label, self.decl)
+
+    @property
+    def hashes(self) -> tuple[str | None, str | None]:
+        return judged_hash(self.statement), judged_hash(self.judged)

@@ -23,15 +23,12 @@ import json
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jigcli.console import shown_path
 from jigcli.errors import UsageError
-from jigcli.paper.ledger import READER_VERDICTS, Judge
+from jigcli.paper.ledger import READER_VERDICTS, Item, Judge
 from jigcli.verifiers.contract import normalize_verdict
-
-if TYPE_CHECKING:
-    from jigcli.paper.audit import Item
 
 PROTOCOL = "jig.audit.reader.v1"
 READER_TIMEOUT_SEC = 600.0

@@ -12,7 +12,8 @@ from typing import Any
 
 from jigcli.console import shown_path
 from jigcli.latex.statements.model import missing_words
-from jigcli.paper.audit import VERIFIER, Item, Row, Subject, worst_status
+from jigcli.paper.audit import VERIFIER, Row, Subject, worst_status
+from jigcli.paper.ledger import Item
 from jigcli.render.lean_check import place_json
 from jigcli.verifiers.contract import SEVERITY
 from jigcli.verifiers.registry import verdict_words, verifier_status
