@@ -17,11 +17,12 @@ agree on the same commits):
    `lean-toolchain`, the lakefile's requirements and `lake-manifest.json` changed or vanished
    since BASE (a first pin, where BASE had none, is not a change): a moved pin means green
    verdicts could no longer be re-derived;
-5. the judge: any file under `Verify/` added, changed or removed since BASE, and any change to
-   `lakefile.toml` (which says what `jig_judge` is and how it is built), fails, naming the
-   file. The judge decides every Lean verdict and is built from the repo's own sources, so a
-   pull request that also submits a proof must not be able to change it; a change to the
-   judge goes in a pull request of its own, reviewed as such.
+5. the trusted build: any file under `Verify/` or `Commons/` added, changed or removed since
+   BASE, and any change to `lakefile.toml` (which says what `jig_judge` is and how it is
+   built), fails, naming the file. The judge decides every Lean verdict, and both are built
+   from the repo's own sources outside the sandbox (PRODUCT.md §3), `Commons` also giving
+   posed statements their meaning; a pull request that also submits a proof must not be able
+   to change either, so such a change goes in a pull request of its own, reviewed as such.
 
 Default BASE: the merge base with `origin/main` when that ref exists, else `HEAD~1`.
 """
@@ -46,12 +47,17 @@ _PROTECTED_CERTIFICATE_FILE = re.compile(r"Certificates/[^/]+/(?:checker\.py|spe
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")
 PIN_FILES = ("lean-toolchain", "lakefile.toml", "lake-manifest.json")
 _REDERIVE = "green verdicts could no longer be re-derived; move the pin in its own reviewed change"
-JUDGE_FOLDER = "Verify"
 JUDGE_BUILD = "lakefile.toml"
 _JUDGE = (
     "the judge decides every Lean verdict, so it changes only in a pull request of its own, "
     "reviewed as such"
 )
+_COMMONS = (
+    "Commons is built outside the sandbox with the judge and gives posed statements their "
+    "meaning, so it changes only in a pull request of its own, reviewed as such"
+)
+# The folders of the trusted build's own sources, and why each is guarded.
+TRUSTED_FOLDERS = {"Verify": _JUDGE, "Commons": _COMMONS}
 
 
 @dataclass(frozen=True)
@@ -118,7 +124,7 @@ def check(repo: Repo, base: str | None = None) -> CheckReport:
     _new_statements(report, history, before, after)  # 2
     _new_problems(report, history, before, after)  # 3
     _pins(report, history)  # 4
-    _judge(report, history)  # 5
+    _trusted_build(report, history)  # 5
     return report
 
 
@@ -338,17 +344,18 @@ def _json_or_bytes(data: bytes) -> Any:
 # -- 5. ----------------------------------------------------------------------------------------
 
 
-def _judge(report: CheckReport, history: History) -> None:
+def _trusted_build(report: CheckReport, history: History) -> None:
     since = short(report.base)
-    before = history.files_at(report.base, JUDGE_FOLDER)
-    after = history.files_at(report.head, JUDGE_FOLDER)
-    for path in sorted(before.keys() | after.keys()):
-        if path not in after:
-            report.fail(path, f"deleted since {since}; {_JUDGE}")
-        elif path not in before:
-            report.fail(path, f"added since {since}; {_JUDGE}")
-        elif before[path] != after[path]:
-            report.fail(path, f"changed since {since}; {_JUDGE}")
+    for folder, why in TRUSTED_FOLDERS.items():
+        before = history.files_at(report.base, folder)
+        after = history.files_at(report.head, folder)
+        for path in sorted(before.keys() | after.keys()):
+            if path not in after:
+                report.fail(path, f"deleted since {since}; {why}")
+            elif path not in before:
+                report.fail(path, f"added since {since}; {why}")
+            elif before[path] != after[path]:
+                report.fail(path, f"changed since {since}; {why}")
     old, new = history.read(report.base, JUDGE_BUILD), history.read(report.head, JUDGE_BUILD)
     already = any(finding.path == JUDGE_BUILD for finding in report.failures)
     if old is not None and old != new and not already:  # a first lakefile is no change

@@ -295,3 +295,25 @@ def test_the_report_as_json_names_every_failure(verifier):
     assert document["ok"] is False
     assert document["base"] == {"ref": base, "commit": base}
     assert [f["path"] for f in document["failures"]] == ["Statements/S001.lean"]
+
+
+@pytest.mark.parametrize("change", ["edited", "added", "removed"])
+def test_any_change_under_commons_fails_naming_the_file(verifier, change):
+    # Commons is built unsandboxed with the judge, and statements import it: a submission's
+    # pull request must not be able to slip code or a changed definition in there.
+    verifier.write("Commons/Basic.lean", "def double (n : Nat) : Nat := 2 * n\n")
+    base = verifier.commit("Commons", "Commons")
+    basic = verifier.root / "Commons" / "Basic.lean"
+    if change == "edited":
+        basic.write_text("def double (n : Nat) : Nat := 0\n")
+        path, said = "Commons/Basic.lean", "changed"
+    elif change == "added":
+        verifier.write("Commons/Run.lean", 'initialize IO.println "at build time"\n')
+        path, said = "Commons/Run.lean", "added"
+    else:
+        basic.unlink()
+        path, said = "Commons/Basic.lean", "deleted"
+    verifier.commit(f"Commons {change}", "Commons")
+    (finding,) = check(Repo(verifier.root), base).failures
+    assert finding.path == path
+    assert finding.problem.startswith(f"{said} since {base[:7]}; Commons is built outside")
