@@ -100,14 +100,22 @@ def verify_step(steps: list[dict[str, Any]]) -> dict[str, Any]:
     return step
 
 
-def test_dispatch_verifies_one_submission_and_checks_out_the_ref(verify):
+def test_dispatch_verifies_one_submission_taking_only_its_folder_from_the_ref(verify):
     job = verify["jobs"]["dispatch"]
     assert "workflow_dispatch" in job["if"]
     checkout = job["steps"][0]
     assert checkout["uses"].startswith("actions/checkout@")
-    assert checkout["with"]["ref"] == "${{ inputs.ref }}"
+    # jig, the judge, Commons and the statements come from the reviewed default branch
+    assert checkout["with"]["ref"] == "${{ github.event.repository.default_branch }}"
+    assert all("inputs.ref" not in str(step.get("with", {})) for step in job["steps"]), (
+        "nothing but take_submission.py may check out the ref under test"
+    )
     assert any(step.get("uses") == "./.github/actions/lean-setup" for step in job["steps"])
-    assert "jig verify" in verify_step(job["steps"])["run"]
+    step = verify_step(job["steps"])
+    assert step["env"]["REF"] == "${{ inputs.ref }}"
+    taking = step["run"].index('python scripts/take_submission.py "$SUBMISSION" "$REF"')
+    assert taking < step["run"].index("jig verify")
+    assert (REPO / "scripts" / "take_submission.py").is_file()
 
 
 def fallback_step(steps: list[dict[str, Any]]) -> dict[str, Any]:
@@ -131,22 +139,32 @@ def test_an_always_step_writes_a_verdict_after_verify_knowing_how_it_ended(verif
 
 
 @pytest.mark.parametrize(
-    ("jig_exits", "reason"), [(2, "bad_manifest"), (3, "verifier_error"), (None, "timeout")]
+    ("take_exits", "jig_exits", "reason"),
+    [
+        (0, 2, "bad_manifest"),
+        (0, 3, "verifier_error"),
+        (0, None, "timeout"),
+        (2, 0, "bad_manifest"),  # no such submission folder on the ref: jig never runs
+        (1, 0, "verifier_error"),  # git failed
+    ],
 )
 def test_the_dispatch_steps_tell_a_refused_manifest_and_a_crash_from_a_timeout(
-    verify, tmp_path, jig_exits, reason
+    verify, tmp_path, take_exits, jig_exits, reason
 ):
     """Run the two steps' scripts as the runner would (`bash -e`), with a `jig` that exits
-    without a verdict, or (None) a step the runner cancelled before it recorded anything."""
+    without a verdict, or (None) a step the runner cancelled before it recorded anything, after
+    taking the submission's folder from the ref (or failing to)."""
     steps = verify["jobs"]["dispatch"]["steps"]
     checkout = tmp_path / "checkout"
-    checkout.mkdir()
-    for folder in ("scripts", "jigcli"):
-        (checkout / folder).symlink_to(REPO / folder)
+    (checkout / "scripts").mkdir(parents=True)
+    (checkout / "jigcli").symlink_to(REPO / "jigcli")
+    (checkout / "scripts" / "fallback_verdict.py").symlink_to(REPO / "scripts/fallback_verdict.py")
+    # the ref's folder is taken (tests/scripts/test_take_submission.py shows how)
+    (checkout / "scripts" / "take_submission.py").write_text(f"raise SystemExit({take_exits})\n")
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "python").symlink_to(sys.executable)
-    (bin_dir / "jig").write_text(f"#!/bin/sh\nexit {jig_exits or 0}\n")
+    (bin_dir / "jig").write_text(f"#!/bin/sh\ntouch jig-ran\nexit {jig_exits or 0}\n")
     (bin_dir / "jig").chmod(0o755)
     env = {
         "PATH": f"{bin_dir}:{os.environ['PATH']}",
@@ -159,7 +177,8 @@ def test_the_dispatch_steps_tell_a_refused_manifest_and_a_crash_from_a_timeout(
     outcome, job_status = "cancelled", "cancelled"
     if jig_exits is not None:
         ran = _bash(verify_step(steps)["run"], checkout, env)
-        assert ran.returncode == jig_exits
+        assert ran.returncode == (take_exits or jig_exits)
+        assert (checkout / "jig-ran").exists() == (take_exits == 0)
         outputs = dict(line.split("=", 1) for line in (tmp_path / "output").read_text().split())
         outcome, job_status = "failure", "failure"
     fallback = fallback_step(steps)
