@@ -111,7 +111,7 @@ def _build_limits(build: dict[str, Any]) -> list[str]:
 def _show(report: dict[str, Any]) -> None:
     from rich.markup import escape
 
-    from jigcli.verifiers.render import mark
+    from jigcli.render.lines import mark
 
     console = out()
 

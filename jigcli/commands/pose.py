@@ -10,8 +10,8 @@ from pathlib import Path
 
 from jigcli.console import emit_json, err, out
 from jigcli.display import one_line
+from jigcli.render.lines import result_line
 from jigcli.repo import Repo
-from jigcli.verifiers.render import result_line
 
 
 def run_lean(

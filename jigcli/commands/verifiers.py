@@ -17,10 +17,10 @@ from typing import Any
 
 from jigcli.console import emit_json, out
 from jigcli.errors import RepoNotFound
+from jigcli.render.lines import mark
 from jigcli.repo import Repo
 from jigcli.verifiers.bundles import CONFIG_FILE, CONFIG_KEY, catalog, enabled_verifiers
 from jigcli.verifiers.registry import VerifierSpec, all_verifiers
-from jigcli.verifiers.render import mark
 
 # The command that runs each built-in verifier when asked, switched on or not.
 COMMANDS = {
