@@ -4,7 +4,7 @@
 Public API (small on purpose; `jig verify`, `jig doctor`, `jig pose` and `jig lean-check`
 share it):
 
-- `detect(repo, timeout=…) -> Toolchain`: find `lake` and `lean` (and `elan`) on `PATH` or in
+- `detect(repo, timeout=…) -> Toolchain`: find `lake` and `lean` on `PATH` or in
   `~/.elan/bin`, read `lean --version`, and refuse a version that differs from the repo's
   `lean-toolchain` (`ToolchainProblem`, naming both versions).
 - `build(toolchain, repo, targets, timeout=…) -> LakeRun`: one `lake build <targets…>` of
@@ -73,7 +73,6 @@ class ToolchainProblem(Exception):
 class Toolchain:
     lake: Path
     lean: Path
-    elan: Path | None
     lean_version: str
     lean_version_line: str
     env: Mapping[str, str] = field(default_factory=dict)
@@ -161,7 +160,6 @@ def detect(repo: Repo, *, timeout: float = VERSION_PROBE_SEC) -> Toolchain:
     return Toolchain(
         lake=lake,
         lean=lean,
-        elan=find_program("elan"),
         lean_version=found,
         lean_version_line=line,
         env=env,
