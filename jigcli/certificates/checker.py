@@ -32,7 +32,7 @@ from typing import Any
 from jigcli.certificates import isolation
 from jigcli.certificates.spec import CertLimits
 from jigcli.hashing import sha256_tagged
-from jigcli.run import Deadline
+from jigcli.process import Deadline
 from jigcli.sandbox import probe as probing
 from jigcli.sandbox.cgroups import memory_cap
 from jigcli.sandbox.execute import execute

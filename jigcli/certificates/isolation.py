@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from jigcli.certificates.spec import CertLimits
-from jigcli.run import ProgramMissing, run
+from jigcli.process import ProgramMissing, run_bounded
 from jigcli.sandbox import probe as probing
 from jigcli.sandbox.job import Job, Limits, View
 from jigcli.sandbox.routes import Route
@@ -92,7 +92,9 @@ def _library_folders(python: Path) -> list[Path]:
         ]
     else:
         try:
-            done = run([str(python), "-S", "-B", "-I", "-c", _ASK], timeout=30, output_cap=65536)
+            done = run_bounded(
+                [str(python), "-S", "-B", "-I", "-c", _ASK], timeout=30, output_cap=65536
+            )
             said = json.loads(done.stdout) if done.ok else []
         except (ProgramMissing, ValueError):
             return []

@@ -41,9 +41,11 @@ def gather(root: Path | None) -> dict[str, Any]:
     """The whole report: one section per verifier family, and the problems to fix."""
     from jigcli.certificates.isolation import describe as describe_sandbox
     from jigcli.latex.compile import describe as describe_tex
+    from jigcli.lean.build import describe_for as describe_build
 
-    lean = _lean_section(root)
-    build = _build_section(root, lean)
+    repo = _repo(root)
+    lean = _lean_section(repo)
+    build = describe_build(repo)
     sandbox = describe_sandbox()
     tex = describe_tex()
     problems = [
@@ -63,30 +65,19 @@ def gather(root: Path | None) -> dict[str, Any]:
     }
 
 
-def _lean_section(root: Path | None) -> dict[str, Any]:
+def _repo(root: Path | None) -> Repo | None:
+    try:
+        return Repo.locate(root)
+    except RepoNotFound:
+        return None
+
+
+def _lean_section(repo: Repo | None) -> dict[str, Any]:
     from jigcli.lean.backend import describe as describe_lean
 
-    try:
-        repo = Repo.locate(root)
-    except RepoNotFound:
+    if repo is None:
         return {"repo": None, "ready": False, "problem": NO_REPO}
     return {"repo": str(repo.root), **describe_lean(repo)}
-
-
-def _build_section(root: Path | None, lean: dict[str, Any]) -> dict[str, Any]:
-    """Whether a submission's build can be sandboxed here: probed with this repo's Lean where
-    there is one, else with the system shell."""
-    from jigcli.lean import backend, build
-
-    if lean["repo"] is None or lean["programs"]["lean"] is None:
-        return build.describe(None, None)
-    repo = Repo.locate(root)
-    try:
-        toolchain = backend.detect(repo)
-        paths = backend.lean_paths(toolchain, repo, timeout=backend.VERSION_PROBE_SEC)
-    except (backend.ToolchainProblem, backend.LakeEnvProblem):
-        return build.describe(None, None)
-    return build.describe(paths, repo)
 
 
 def _guards(route: dict[str, Any]) -> list[tuple[str, bool, str]]:
@@ -111,7 +102,7 @@ def _build_limits(build: dict[str, Any]) -> list[str]:
 def _show(report: dict[str, Any]) -> None:
     from rich.markup import escape
 
-    from jigcli.verifiers.render import mark
+    from jigcli.render.lines import mark
 
     console = out()
 

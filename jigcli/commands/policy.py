@@ -15,7 +15,7 @@ from pathlib import Path
 from jigcli.console import emit_json, err, out
 from jigcli.errors import UsageError
 from jigcli.lean.policy import Violation, scan_file
-from jigcli.verifiers.render import result_line
+from jigcli.render.lines import result_line
 
 # Scanning takes about a millisecond a file; below this many files a progress bar only flickers.
 _PROGRESS_FROM = 200

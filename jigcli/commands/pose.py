@@ -10,8 +10,8 @@ from pathlib import Path
 
 from jigcli.console import emit_json, err, out
 from jigcli.display import one_line
+from jigcli.render.lines import result_line
 from jigcli.repo import Repo
-from jigcli.verifiers.render import result_line
 
 
 def run_lean(
@@ -33,11 +33,10 @@ def run_lean(
     request = LeanPose(label, prop, imports, doc, green, red, red_reasons, build, commit)
     posed = pose_lean(repo, request)
     console = out()
-    described = {
-        name: example.describe() for example in posed.examples for name in example.files(label)
-    }
     for path in posed.files:
-        console.print(result_line(path, None, "ok", _written(path, described.get(path))))
+        example = posed.example_of.get(path)
+        said = _written(path, example.describe() if example else None)
+        console.print(result_line(path, None, "ok", said))
     if posed.elaboration is not None:
         status = "ok" if posed.elaboration.ran else "pending"
         shown = f"Statements/{label}.lean"
@@ -78,12 +77,7 @@ def run_certificate(
     allow_no_netns: bool,
     root: Path | None,
 ) -> int:
-    from jigcli.pose.certificate import (
-        CertificatePose,
-        Example,
-        commit_message,
-        pose_certificate,
-    )
+    from jigcli.pose.certificate import CertificatePose, Example, commit_message, pose_certificate
 
     def running(example: Example) -> None:
         err().print(f"running the checker on {example.describe()}…", markup=False)

@@ -14,9 +14,9 @@ from pathlib import Path
 from jigcli.cachedir import default_cache_dir
 from jigcli.console import emit_json, out, say_error
 from jigcli.errors import JigError, RepoNotFound, UsageError
+from jigcli.process import Deadline
 from jigcli.render.selftest import progress, show
 from jigcli.repo import Repo
-from jigcli.run import Deadline
 from jigcli.safewrite import UnsafeTarget
 from jigcli.selftest import report
 from jigcli.selftest.cache import Keys, VerdictCache

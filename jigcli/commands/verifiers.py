@@ -17,11 +17,11 @@ from typing import Any
 
 from jigcli.console import emit_json, out
 from jigcli.errors import RepoNotFound
+from jigcli.render.lines import mark
 from jigcli.repo import Repo
 from jigcli.verifiers.bundles import CONFIG_FILE, CONFIG_KEY, catalog, enabled_verifiers
 from jigcli.verifiers.contract import VerifierSpec
 from jigcli.verifiers.registry import all_verifiers
-from jigcli.verifiers.render import mark
 
 # The command that runs each built-in verifier when asked, switched on or not.
 COMMANDS = {

@@ -87,8 +87,8 @@ def show(verdict: Verdict) -> None:
     from rich.markup import escape
 
     from jigcli.display import one_line
+    from jigcli.render.lines import mark
     from jigcli.verifiers.registry import verdict_words, verifier_status
-    from jigcli.verifiers.render import mark
 
     def shown(text: object) -> str:  # a checker's words are data: one safe line, escaped
         return escape(one_line(text))

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     # The process runner (subprocess, selectors) is imported only when a build starts: a
     # rebuild with nothing changed never needs it, and its start-up is what users wait for.
     from jigcli.latex.log import LogReport
-    from jigcli.run import Deadline, RunResult
+    from jigcli.process import Deadline, RunResult
     from jigcli.verifiers.contract import Why  # the contract's reasons a build can fail for
 
 ENGINES = {"pdflatex": "-pdf", "xelatex": "-pdfxe", "lualatex": "-pdflua"}
@@ -220,7 +220,7 @@ def from_record(root: Path, last: build_state.State) -> BuildResult:
 
 def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
     from jigcli.latex.log import parse_log
-    from jigcli.run import Deadline, ProgramMissing
+    from jigcli.process import Deadline, ProgramMissing
     from jigcli.sandbox.job import SetupFailed
 
     started_ns = time.time_ns()
@@ -437,10 +437,10 @@ class _Tex:
 
     def invoke(self, argv: list[str], *, cwd: Path | None = None) -> RunResult:
         """`argv` run for this build: beside the root, or confined (`jigcli.latex.confine`)."""
-        from jigcli.run import run
+        from jigcli.process import run_bounded
 
         if self.out is None:
-            return run(
+            return run_bounded(
                 argv, cwd=cwd or self.root.parent, env=tex_environment(),
                 timeout=self.deadline.remaining(),
             )  # fmt: skip
@@ -524,10 +524,10 @@ def describe() -> dict[str, Any]:
 
 
 def _version(path: str, flag: str) -> str | None:
-    from jigcli.run import ProgramMissing, run
+    from jigcli.process import ProgramMissing, run_bounded
 
     try:
-        outcome = run([path, flag], timeout=10, env=tex_environment())
+        outcome = run_bounded([path, flag], timeout=10, env=tex_environment())
     except ProgramMissing:
         return None
     for line in outcome.output.splitlines():

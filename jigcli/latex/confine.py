@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from jigcli.run import RunResult
+    from jigcli.process import RunResult
     from jigcli.sandbox.job import Job, Limits, View
 
 ROUTE = "bubblewrap"  # the one route that shows the program nothing of the host but its view

@@ -280,7 +280,7 @@ def tex_finds(name: str, command: str = "input") -> bool:
     kpsewhich = shutil.which("kpsewhich")
     if kpsewhich is None:
         return False
-    from jigcli.run import ProgramMissing, run
+    from jigcli.process import ProgramMissing, run_bounded
 
     candidates = [name + ".tex"] if command == "include" or not name.endswith(".tex") else []
     if command != "include":
@@ -288,7 +288,7 @@ def tex_finds(name: str, command: str = "input") -> bool:
     try:
         # Run from `/`: kpsewhich looks in its working folder first, which is not the paper's.
         # `--`: a name is a name, never an option, whatever the paper spells.
-        found = run([kpsewhich, "--", *candidates], cwd=Path("/"), timeout=_KPSEWHICH_SEC)
+        found = run_bounded([kpsewhich, "--", *candidates], cwd=Path("/"), timeout=_KPSEWHICH_SEC)
     except ProgramMissing:
         return False
     return bool(found.stdout.strip())

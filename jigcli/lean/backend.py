@@ -1,10 +1,10 @@
 """The one narrow module that runs Lean: `lake`, `lean` and the trusted judge, always through
-`jigcli.run.run` (deadline, output cap, process-group kill).
+`jigcli.process.run_bounded` (deadline, output cap, process-group kill).
 
 Public API (small on purpose; `jig verify`, `jig doctor`, `jig pose` and `jig lean-check`
 share it):
 
-- `detect(repo, timeout=…) -> Toolchain`: find `lake` and `lean` (and `elan`) on `PATH` or in
+- `detect(repo, timeout=…) -> Toolchain`: find `lake` and `lean` on `PATH` or in
   `~/.elan/bin`, read `lean --version`, and refuse a version that differs from the repo's
   `lean-toolchain` (`ToolchainProblem`, naming both versions).
 - `build(toolchain, repo, targets, timeout=…) -> LakeRun`: one `lake build <targets…>` of
@@ -42,8 +42,8 @@ from jigcli.lean.messages import (
     lean_version,
     parse_json_messages,
 )
+from jigcli.process import ProgramMissing, RunResult, run_bounded
 from jigcli.repo import Repo
-from jigcli.run import ProgramMissing, RunResult, run
 
 PROGRAMS = ("lake", "lean")
 VERSION_PROBE_SEC = 60.0
@@ -73,7 +73,6 @@ class ToolchainProblem(Exception):
 class Toolchain:
     lake: Path
     lean: Path
-    elan: Path | None
     lean_version: str
     lean_version_line: str
     env: Mapping[str, str] = field(default_factory=dict)
@@ -161,7 +160,6 @@ def detect(repo: Repo, *, timeout: float = VERSION_PROBE_SEC) -> Toolchain:
     return Toolchain(
         lake=lake,
         lean=lean,
-        elan=find_program("elan"),
         lean_version=found,
         lean_version_line=line,
         env=env,
@@ -170,7 +168,7 @@ def detect(repo: Repo, *, timeout: float = VERSION_PROBE_SEC) -> Toolchain:
 
 def _version_line(lean: Path, repo: Repo, env: Mapping[str, str], timeout: float) -> str:
     try:
-        result = run([lean, "--version"], cwd=repo.root, env=env, timeout=timeout)
+        result = run_bounded([lean, "--version"], cwd=repo.root, env=env, timeout=timeout)
     except ProgramMissing as exc:
         raise ToolchainProblem("missing", f"{exc.program} cannot be run") from exc
     if result.timed_out:
@@ -183,7 +181,7 @@ def _version_line(lean: Path, repo: Repo, env: Mapping[str, str], timeout: float
 
 def build(toolchain: Toolchain, repo: Repo, targets: Sequence[str], *, timeout: float) -> LakeRun:
     """One `lake build` of every target, in the repo root."""
-    result = _run([toolchain.lake, "build", *targets], toolchain, repo, timeout)
+    result = _in_repo([toolchain.lake, "build", *targets], toolchain, repo, timeout)
     return LakeRun(result, build_diagnostics(result.output))
 
 
@@ -236,7 +234,7 @@ def lean_paths(toolchain: Toolchain, repo: Repo, *, timeout: float) -> LeanPaths
     env`, lean4 `src/lake/Lake/CLI/Help.lean`), run outside any sandbox: the lakefile is this
     repo's own. Raises `LakeEnvProblem`."""
     argv: list[str | Path] = [toolchain.lake, "env", "printenv", "LEAN_SYSROOT", "LEAN_PATH"]
-    result = _run(argv, toolchain, repo, timeout)
+    result = _in_repo(argv, toolchain, repo, timeout)
     said = result.stdout.splitlines()
     if not result.ok or len(said) != 2:
         detail = (result.stderr or result.stdout).strip().splitlines()
@@ -282,17 +280,20 @@ def judge(toolchain: Toolchain, repo: Repo, args: Sequence[str], *, timeout: flo
     """One run of the judge under `lake env` (which sets `LEAN_PATH` and `LEAN_SYSROOT`, where
     the judge finds the `.olean` files it reads)."""
     argv: list[str | Path] = [toolchain.lake, "env", judge_exe(repo), *args]
-    return _run(argv, toolchain, repo, timeout)
+    return _in_repo(argv, toolchain, repo, timeout)
 
 
 def elaborate(toolchain: Toolchain, repo: Repo, file: Path, *, timeout: float) -> LeanRun:
     """One `lake env lean --json FILE`; the messages are parsed, stray lines kept."""
-    result = _run([toolchain.lake, "env", "lean", "--json", file], toolchain, repo, timeout)
+    result = _in_repo([toolchain.lake, "env", "lean", "--json", file], toolchain, repo, timeout)
     return LeanRun(result, parse_json_messages(result.stdout))
 
 
-def _run(argv: Sequence[str | Path], toolchain: Toolchain, repo: Repo, timeout: float) -> RunResult:
-    return run(argv, cwd=repo.root, env=toolchain.env or None, timeout=max(timeout, 0.001))
+def _in_repo(
+    argv: Sequence[str | Path], toolchain: Toolchain, repo: Repo, timeout: float
+) -> RunResult:
+    """`argv` in the repo root, with the toolchain's environment and a time limit."""
+    return run_bounded(argv, cwd=repo.root, env=toolchain.env or None, timeout=max(timeout, 0.001))
 
 
 # -- for jig doctor ---------------------------------------------------------------------------
@@ -343,7 +344,7 @@ def describe(repo: Repo) -> dict[str, Any]:
 
 def _quiet_version(path: Path, flag: str, repo: Repo, env: Mapping[str, str]) -> str | None:
     try:
-        result = run([path, flag], cwd=repo.root, env=env, timeout=VERSION_PROBE_SEC)
+        result = run_bounded([path, flag], cwd=repo.root, env=env, timeout=VERSION_PROBE_SEC)
     except ProgramMissing:
         return None
     if result.timed_out:

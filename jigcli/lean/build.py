@@ -243,6 +243,19 @@ def _present(path: Path) -> bool:
     return True
 
 
+def describe_for(repo: Repo | None) -> dict[str, Any]:
+    """`describe`, probed with `repo`'s Lean where it has the pinned toolchain and `lake env`
+    says where Lean lives; else with the system shell."""
+    if repo is None:
+        return describe(None, None)
+    try:
+        toolchain = backend.detect(repo)
+        paths = backend.lean_paths(toolchain, repo, timeout=backend.VERSION_PROBE_SEC)
+    except (backend.ToolchainProblem, backend.LakeEnvProblem):
+        return describe(None, None)
+    return describe(paths, repo)
+
+
 def describe(paths: backend.LeanPaths | None, repo: Repo | None) -> dict[str, Any]:
     """Whether a Lean build can be sandboxed here, for `jig doctor`: probed with this repo's
     Lean when there is one, else with the system shell (the same view, less the toolchain)."""

@@ -35,7 +35,7 @@ consecutive tokens (and before the first, after the last) there is only whitespa
 tokens' texts plus those gaps give back the input exactly. Comments are yielded with their full
 text, markers included, so a reader can take a docstring or a `-- tex: label` comment from them.
 
-Kinds (`KINDS`): `ident` (identifiers, `«»` names included), `keyword` (an identifier-shaped
+Kinds: `ident` (identifiers, `«»` names included), `keyword` (an identifier-shaped
 word in `KEYWORDS`, e.g. `theorem`, `sorry`), `command` (`#eval`, `#check`), `name` (`` `foo ``),
 `number`, `string` (raw strings included), `char`, `line_comment`, `block_comment`,
 `doc_comment` (`/-- -/`), `module_doc` (`/-! -/`), `symbol`, and `error`: a literal Lean itself
@@ -58,22 +58,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import NamedTuple
-
-KINDS = (
-    "ident",
-    "keyword",
-    "command",
-    "name",
-    "number",
-    "string",
-    "char",
-    "line_comment",
-    "block_comment",
-    "doc_comment",
-    "module_doc",
-    "symbol",
-    "error",
-)
 
 # Lean's `isLetterLike` (Init/Meta/Defs.lean): identifier characters beyond ASCII.
 _LETTER_LIKE = (

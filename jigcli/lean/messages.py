@@ -149,10 +149,6 @@ class AxiomReport:
     axioms: tuple[str, ...]
     text: str  # the line as Lean printed it, whitespace collapsed
 
-    @property
-    def sorted_axioms(self) -> list[str]:
-        return sorted(self.axioms)
-
 
 def parse_print_axioms(text: str) -> list[AxiomReport]:
     """Every `#print axioms` answer in `text`, in the order printed."""

@@ -49,7 +49,7 @@ from jigcli.lean import backend
 from jigcli.lean import build as sandboxed
 from jigcli.lean.judge import JudgeOutputProblem, JudgeRequest, read_report, record_report
 from jigcli.manifest import Manifest, ManifestError, check_module_location
-from jigcli.run import RunResult
+from jigcli.process import RunResult
 from jigcli.safewrite import write_beneath, write_file
 from jigcli.verdict import Verdict
 from jigcli.verify.context import VerifyContext

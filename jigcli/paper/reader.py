@@ -57,14 +57,14 @@ class CommandReader:
         self.judge = Judge("reader", command)
 
     def answer(self, item: Item) -> Answer | NoAnswer:
-        from jigcli.run import ProgramMissing, run
+        from jigcli.process import ProgramMissing, run_bounded
 
         argv = shlex.split(self.command)
         if not argv:
             raise UsageError("--reader needs a command, e.g. --reader 'python judge.py'.")
         request = json.dumps(reader_request(item), ensure_ascii=False) + "\n"
         try:
-            result = run(
+            result = run_bounded(
                 argv, cwd=self.folder, timeout=READER_TIMEOUT_SEC, stdin_data=request.encode()
             )
         except ProgramMissing as missing:

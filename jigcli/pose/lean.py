@@ -63,7 +63,7 @@ class Elaboration:
 @dataclass(frozen=True)
 class Posed:
     files: list[str]  # repo-relative, as written
-    examples: list[LeanExample]
+    example_of: dict[str, LeanExample]  # an example's written file (copy, manifest) → it
     elaboration: Elaboration | None
     commit: str | None
 
@@ -106,7 +106,8 @@ def pose_lean(repo: Repo, request: LeanPose, *, timeout: float = BUILD_TIMEOUT_S
     commit = None
     if request.commit and history is not None:
         commit = history.commit_only(written, commit_message(label))
-    return Posed(written, examples, elaboration, commit)
+    example_of = {name: example for example in examples for name in example.files(label)}
+    return Posed(written, example_of, elaboration, commit)
 
 
 def _refuse_if(problem: str | None) -> None:

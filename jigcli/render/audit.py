@@ -39,7 +39,7 @@ def summary(rows: list[Row]) -> str:
 
 def show(subject: Subject, rows: list[Row]) -> None:
     from jigcli.console import out
-    from jigcli.verifiers.render import escape, mark, result_line
+    from jigcli.render.lines import escape, mark, result_line
 
     console = out()
     for place in subject.missing:
@@ -83,7 +83,7 @@ def side_by_side(item: Item) -> None:
     from rich.text import Text
 
     from jigcli.console import out
-    from jigcli.verifiers.render import heading
+    from jigcli.render.lines import heading
 
     table = Table(expand=True, show_lines=False)
     paper_side = heading(item.kind, item.number, item.title)

@@ -2,9 +2,9 @@
 one JSON document for a program (`document`, and `json_line` for `--watch --json`), and a
 running line with a clock while TeX runs (`running_line`).
 
-rich (through `jigcli.verifiers.render`) is imported only for human output: `--json` on a
-paper that has not changed answers without it, and plain lines off a terminal go through
-`jigcli.console.show` without it too.
+rich, and the rendering kit (`jigcli.render.lines`), are imported only for human output:
+`--json` on a paper that has not changed answers without them, and plain lines off a terminal
+go through `jigcli.console.show` without rich too.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def show(result: BuildResult) -> None:
 
 
 def _diagnostic_line(root: Path, diagnostic: Diagnostic) -> str:
-    from jigcli.verifiers.render import escape, place, result_line
+    from jigcli.render.lines import escape, place, result_line
 
     path = shown_path(root.parent / diagnostic.file)
     if diagnostic.severity == "info":
@@ -94,7 +94,7 @@ def _diagnostic_line(root: Path, diagnostic: Diagnostic) -> str:
 
 
 def _summary_line(result: BuildResult) -> str:
-    from jigcli.verifiers.render import failure_line, result_line
+    from jigcli.render.lines import failure_line, result_line
 
     document = shown_path(result.root)
     if result.failure is not None:
@@ -140,7 +140,7 @@ def running_line(root: Path) -> Iterator[None]:
     from rich.live import Live
     from rich.text import Text
 
-    from jigcli.verifiers.render import mark
+    from jigcli.render.lines import mark
 
     console = err()
 

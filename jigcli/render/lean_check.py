@@ -62,7 +62,7 @@ def summary(report: Report) -> str:
 
 def show(report: Report) -> None:
     from jigcli.console import out
-    from jigcli.verifiers.render import escape, heading, mark, result_line
+    from jigcli.render.lines import escape, heading, mark, result_line
 
     console = out()
     for place in report.missing:

@@ -11,11 +11,11 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from jigcli.display import one_line
+from jigcli.render.lines import mark, result_line
 from jigcli.selftest.judge import Result
 from jigcli.selftest.report import expected, hash_prefix, status, summary_line
 from jigcli.selftest.runner import Outcome
 from jigcli.verdict import REASONS
-from jigcli.verifiers.render import mark, result_line
 
 
 def show(results: Sequence[Result], *, verified: int, scope: str) -> None:

@@ -214,15 +214,6 @@ class RunCgroup:
                 return count > 0
         return False
 
-    def peak_mb(self) -> float | None:
-        """The most memory the run held at once, where the kernel says."""
-        if self.memory is None:
-            return None
-        for name in ("memory.max_usage_in_bytes", "memory.peak"):  # v1, v2 (Linux 5.19+)
-            with contextlib.suppress(OSError, ValueError):
-                return int((self.memory / name).read_text()) / (1024 * 1024)
-        return None
-
 
 def _count(path: Path, key: str) -> int | None:
     with contextlib.suppress(OSError, ValueError):

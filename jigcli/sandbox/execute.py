@@ -1,11 +1,11 @@
 """One job through one route: its view checked, its inputs staged, its budget enforced, run
-by `jigcli.run`.
+by `jigcli.process`.
 
-Every route runs the job through `jigcli.run.run` (rlimits, wall clock, fresh session, output
-cap, process-group kill, a new session keyring) with an environment built from scratch, its
-inputs copied into a fresh stage folder, in cgroups made for the run (processes, memory)
-where this machine has them; the stage and the cgroups are removed afterwards, whatever
-ended the run.
+Every route runs the job through `jigcli.process.run_bounded` (rlimits, wall clock, fresh
+session, output cap, process-group kill, a new session keyring) with an environment built from
+scratch, its inputs copied into a fresh stage folder, in cgroups made for the run (processes,
+memory) where this machine has them; the stage and the cgroups are removed afterwards,
+whatever ended the run.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from jigcli.run import Limits as RunLimits
-from jigcli.run import ProgramMissing, run
+from jigcli.process import Limits as RunLimits
+from jigcli.process import ProgramMissing, run_bounded
 from jigcli.sandbox import cgroups, seccomp
 from jigcli.sandbox.environment import environment
 from jigcli.sandbox.job import Execution, Job, SetupFailed
@@ -85,7 +85,7 @@ def execute(route: Route, job: Job, cap: str | None = None) -> Execution:
             inner = list(job.argv)
             if cap == cgroups.RLIMIT:
                 inner = [*cgroups.rlimit_prefix(limits.processes), *inner]
-            result = run(
+            result = run_bounded(
                 route.command(inner, job, stage, filter_fd),
                 cwd=job.view.workdir or stage,
                 env=environment(route.scratch(stage), job.env),

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jigcli.run import RunResult
+from jigcli.process import RunResult
 
 
 @dataclass(frozen=True)

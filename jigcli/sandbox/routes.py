@@ -24,7 +24,7 @@ each route was tested against):
 Only bubblewrap confines a program's files to its job's view (`Route.confines_files`), which a
 build of untrusted code needs: the other routes leave it every file its user may write.
 
-Every route but `none` gets a new, empty session keyring (`jigcli.run.Limits.fresh_keyring`);
+Every route but `none` gets a new, empty session keyring (`jigcli.process.Limits.fresh_keyring`);
 on Linux every route runs in the run's memory cgroup where one can be made. A PID namespace
 (all but sandbox-exec and none) is what guarantees that nothing the program started survives
 it: when its first process dies the kernel kills the rest, setsid daemons included.

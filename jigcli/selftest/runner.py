@@ -16,7 +16,7 @@ manifest path, so parallel jobs never share a file.
 Lean cases are started first: they are the long ones, so the run ends sooner.
 
 Ctrl-C stops a run promptly: the verifications not started are dropped, the running ones'
-processes are killed (`jigcli.run.stopping`), and `Interrupted` carries what had finished.
+processes are killed (`jigcli.process.stopping`), and `Interrupted` carries what had finished.
 
 `--budget` bounds the whole run (a CI job has a hard cap, and a runner that kills the job
 leaves no verdict at all): each verification gets its `--timeout`, or what is left of the
@@ -37,8 +37,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jigcli.hashing import sha256_hex
+from jigcli.process import Deadline, stopping
 from jigcli.repo import Repo
-from jigcli.run import Deadline, stopping
 from jigcli.selftest.cache import Keys, VerdictCache
 from jigcli.selftest.discover import Case
 

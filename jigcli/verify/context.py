@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from jigcli.process import Deadline
 from jigcli.repo import Repo
-from jigcli.run import Deadline
 
 DEFAULT_TIMEOUT_SEC = 1200.0
 

@@ -16,8 +16,8 @@ import traceback
 from pathlib import Path
 
 from jigcli.manifest import Manifest, ManifestError, read_manifest
+from jigcli.process import Deadline, stopping
 from jigcli.repo import Repo
-from jigcli.run import Deadline, stopping
 from jigcli.verdict import Verdict
 from jigcli.verify.context import VerifyContext, VerifyOptions
 

@@ -265,7 +265,7 @@ def test_the_cli_passes_the_budget_as_a_cap_on_each_timeout(repo_root, fake, mon
 def test_a_spent_budget_fails_the_rest_with_verdict_files_and_says_why(
     repo_root, fake, capsys, monkeypatch
 ):
-    from jigcli.run import Deadline
+    from jigcli.process import Deadline
 
     class Spent(Deadline):
         def remaining(self) -> float:
@@ -285,9 +285,9 @@ def press_ctrl_c_while_running(rel, data, options):
     import os
     import signal
 
-    from jigcli.run import run as run_process
+    from jigcli.process import run_bounded
 
-    run_process(
+    run_bounded(
         ["sh", "-c", "echo up; sleep 30"],
         on_line=lambda line: os.kill(os.getpid(), signal.SIGINT),
     )

@@ -5,9 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from jigcli.process import Deadline, run_bounded
 from jigcli.repo import Repo
-from jigcli.run import Deadline
-from jigcli.run import run as run_process
 from jigcli.schemas import validate
 from jigcli.selftest.cache import Keys, VerdictCache
 from jigcli.selftest.discover import Case, discover
@@ -252,7 +251,7 @@ def interrupt_while_running(results: list):
 
     def during(rel, data, options):
         press = lambda line: os.kill(os.getpid(), signal.SIGINT)  # noqa: E731
-        results.append(run_process(["sh", "-c", "echo up; sleep 30"], on_line=press))
+        results.append(run_bounded(["sh", "-c", "echo up; sleep 30"], on_line=press))
 
     return during
 
@@ -286,4 +285,4 @@ def test_ctrl_c_keeps_what_finished_before_it(repo_root, kit, fake_verify):
     with pytest.raises(Interrupted) as stopped:
         run(repo_root, jobs=1)
     assert [o.case.rel for o in stopped.value.outcomes] == ["Submissions/S001/A.json"]
-    assert run_process(["true"]).ok  # processes may start again once the run has stopped
+    assert run_bounded(["true"]).ok  # processes may start again once the run has stopped

@@ -3,11 +3,11 @@ import time
 
 import pytest
 
-from jigcli.run import Limits, ProgramMissing, Stopped, run, stopping
+from jigcli.process import Limits, ProgramMissing, Stopped, run_bounded, stopping
 
 
 def test_run_captures_both_streams_and_exit_code():
-    result = run(["sh", "-c", "echo out; echo err >&2; exit 3"])
+    result = run_bounded(["sh", "-c", "echo out; echo err >&2; exit 3"])
     assert (result.stdout, result.stderr, result.returncode) == ("out\n", "err\n", 3)
     assert not result.ok and not result.timed_out
 
@@ -16,7 +16,7 @@ def test_run_kills_the_whole_group_at_the_deadline(tmp_path, pid_alive):
     marker = tmp_path / "child.pid"
     script = f"sleep 30 & echo $! > {marker}; wait"
     started = time.monotonic()
-    result = run(["sh", "-c", script], timeout=0.5)
+    result = run_bounded(["sh", "-c", script], timeout=0.5)
     assert result.timed_out and time.monotonic() - started < 5
     child = int(marker.read_text())
     time.sleep(0.1)
@@ -24,45 +24,49 @@ def test_run_kills_the_whole_group_at_the_deadline(tmp_path, pid_alive):
 
 
 def test_run_stops_a_flood_at_the_output_cap():
-    result = run(["yes"], output_cap=100_000, timeout=10)
+    result = run_bounded(["yes"], output_cap=100_000, timeout=10)
     assert result.stdout_truncated and len(result.stdout) == 100_000
     assert result.notes and "exceeded" in result.notes[0]
 
 
 def test_run_applies_the_cpu_limit():
-    result = run([sys.executable, "-c", "while True: pass"], limits=Limits(cpu_sec=1), timeout=20)
+    result = run_bounded(
+        [sys.executable, "-c", "while True: pass"], limits=Limits(cpu_sec=1), timeout=20
+    )
     assert result.signal is not None and not result.timed_out
 
 
 def test_run_does_not_wait_for_a_child_that_closed_its_pipes_and_lingers():
-    result = run(["sh", "-c", "exec >&- 2>&-; sleep 30"], timeout=1)
+    result = run_bounded(["sh", "-c", "exec >&- 2>&-; sleep 30"], timeout=1)
     assert result.timed_out
 
 
 def test_run_reports_a_missing_program():
     with pytest.raises(ProgramMissing):
-        run(["/nonexistent/program-jig"])
+        run_bounded(["/nonexistent/program-jig"])
 
 
 def test_run_streams_lines_to_on_line():
     seen: list[str] = []
-    run(["sh", "-c", "echo a; echo b; printf c"], on_line=seen.append)
+    run_bounded(["sh", "-c", "echo a; echo b; printf c"], on_line=seen.append)
     assert seen == ["a", "b", "c"]
 
 
 def test_run_feeds_stdin():
-    assert run(["cat"], stdin_data=b"hello").stdout == "hello"
+    assert run_bounded(["cat"], stdin_data=b"hello").stdout == "hello"
 
 
 def test_run_reports_the_cpu_time_of_the_child_and_its_waited_for_children():
     spin = "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass"
     script = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {spin!r}])"
-    result = run([sys.executable, "-c", script], timeout=20)
+    result = run_bounded([sys.executable, "-c", script], timeout=20)
     assert result.ok and result.cpu_sec is not None and result.cpu_sec >= 0.3
 
 
 def test_run_reports_cpu_time_when_the_cpu_limit_kills_the_child():
-    result = run([sys.executable, "-c", "while True: pass"], limits=Limits(cpu_sec=1), timeout=20)
+    result = run_bounded(
+        [sys.executable, "-c", "while True: pass"], limits=Limits(cpu_sec=1), timeout=20
+    )
     assert result.cpu_sec is not None and result.cpu_sec >= 0.9
 
 
@@ -74,7 +78,7 @@ def test_stopping_kills_what_run_has_running_in_another_thread(tmp_path, pid_ali
     results = []
     script = f"sleep 30 & echo $! > {marker}; echo up; wait"
     worker = threading.Thread(
-        target=lambda: results.append(run(["sh", "-c", script], on_line=lambda _: up.set()))
+        target=lambda: results.append(run_bounded(["sh", "-c", script], on_line=lambda _: up.set()))
     )
     worker.start()
     assert up.wait(30)
@@ -93,5 +97,5 @@ def test_stopping_kills_what_run_has_running_in_another_thread(tmp_path, pid_ali
 
 def test_inside_stopping_run_starts_nothing_and_after_it_runs_again():
     with stopping(), pytest.raises(Stopped, match="stopping"):
-        run(["true"])
-    assert run(["true"]).ok
+        run_bounded(["true"])
+    assert run_bounded(["true"]).ok

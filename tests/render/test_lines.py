@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from jigcli.verifiers.render import failure_line, mark, place, result_line
+from jigcli.render.lines import failure_line, mark, place, result_line
 
 
 def test_place_is_path_line_colon_for_editors() -> None:

@@ -1,4 +1,4 @@
-"""The one process runner: every external program jig starts goes through `run`.
+"""The one process runner: every external program jig starts goes through `run_bounded`.
 
 It applies, in one place, what a verifier needs from a child process: a wall clock (the
 whole process group is killed at the deadline, so a wedged `lean` or a forking checker
@@ -6,8 +6,8 @@ never outlives it), resource limits set in the child before `exec`, a fresh sess
 environment the caller chose, and stdout/stderr read with a byte cap (a pipe is not
 limited by RLIMIT_FSIZE, so a flood is stopped here, never buffered whole).
 
-`stopping()` kills every child `run` has running, in whichever thread, and refuses new ones:
-how a Ctrl-C reaches verifications that worker threads wait on (Python raises
+`stopping()` kills every child `run_bounded` has running, in whichever thread, and refuses
+new ones: how a Ctrl-C reaches verifications that worker threads wait on (Python raises
 KeyboardInterrupt in the main thread only, and each child leads its own session, so the
 terminal's SIGINT reaches neither the workers nor their children).
 """
@@ -188,12 +188,13 @@ def kill_group(pid: int) -> None:
 
 
 class Stopped(Exception):
-    """`run` was called inside `stopping()`: the caller is shutting down, start nothing."""
+    """`run_bounded` was called inside `stopping()`: the caller is shutting down, start nothing."""
 
 
 class _Children:
-    """The process groups `run` has started and not yet reaped (a pid stays ours until it is
-    reaped, so killing one of these never hits a reused pid), and whether `stopping()` is on."""
+    """The process groups `run_bounded` has started and not yet reaped (a pid stays ours until
+    it is reaped, so killing one of these never hits a reused pid), and whether `stopping()`
+    is on."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -217,7 +218,7 @@ _children = _Children()
 
 @contextlib.contextmanager
 def stopping() -> Iterator[None]:
-    """Kill every process group `run` has running, in any thread, and make `run` raise
+    """Kill every process group `run_bounded` has running, in any thread, and make it raise
     `Stopped` instead of starting a process until the block ends."""
     with _children.lock:
         _children.refusing = True
@@ -230,7 +231,7 @@ def stopping() -> Iterator[None]:
             _children.refusing = False
 
 
-def run(
+def run_bounded(
     argv: Sequence[str | os.PathLike[str]],
     *,
     cwd: Path | None = None,
@@ -379,7 +380,7 @@ class _CappedReader:
         """Read until both pipes close; True when the deadline passed first.
 
         Once the child itself has exited, whatever it left holding the pipes gets a short
-        grace to finish writing and is then abandoned (and killed with the group by `run`),
+        grace to finish writing and is then abandoned (and killed with the group by `run_bounded`),
         so an escaped grandchild cannot keep a verification open until its deadline.
         """
         selector = selectors.DefaultSelector()
