@@ -2,20 +2,25 @@
 
 Each command parses its options and hands them to `jigcli.commands.<name>.run`, which returns
 the exit code. Command modules are imported inside the command so that `jig verify` does not
-pay for LaTeX or git imports. Every `JigError` is turned into one line and an exit code here.
+pay for LaTeX or git imports. `jig verify`'s and `jig compile`'s options are declared from the
+tables in `jigcli.options`, which `jigcli.fastpath` walks too. Every `JigError` is turned into
+one line and an exit code here.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
 from jigcli import __version__
 from jigcli.errors import UsageError, guarded
+from jigcli.options import ALLOW_NO_NETNS_ENV, JSON, MIN_SECONDS, ROOT, Option
+from jigcli.options.compile import ENGINE, NO_BUILD, WATCH
+from jigcli.options.verify import ALLOW_NO_NETNS, LANE, OUT, STATEMENT, TIMEOUT
+from jigcli.verify.context import DEFAULT_TIMEOUT_SEC
 
 app = typer.Typer(
     name="jig",
@@ -48,11 +53,13 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-RootOpt = Annotated[
-    Path | None,
-    typer.Option("--root", help="The verifier repo's root (default: found by walking up)."),
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print exactly one JSON document.")]
+def _declared(option: Option[Any], **more: Any) -> Any:
+    """typer's option for a table entry (`jigcli.options`): its flag, help and env variable."""
+    return typer.Option(option.flag, help=option.help, envvar=option.envvar, **more)
+
+
+RootOpt = Annotated[Path | None, _declared(ROOT)]
+JsonOpt = Annotated[bool, _declared(JSON)]
 
 
 def _finite_seconds(value: float | None) -> float | None:
@@ -84,31 +91,15 @@ def verify(
     manifest: Annotated[
         Path, typer.Argument(metavar="MANIFEST", help="The submission manifest (.json).")
     ],
-    statement: Annotated[
-        str | None, typer.Option("--statement", help="Refuse unless the manifest names this id.")
-    ] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Also write the verdict here.")] = None,
-    json_out: JsonOpt = False,
+    statement_id: Annotated[str | None, _declared(STATEMENT)] = STATEMENT.default,
+    out: Annotated[Path | None, _declared(OUT)] = OUT.default,
+    as_json: JsonOpt = JSON.default,
     timeout: Annotated[
-        float,
-        typer.Option(
-            "--timeout", help="Total wall budget in seconds.", min=1, callback=_finite_seconds
-        ),
-    ] = 1200.0,
-    lane: Annotated[
-        str, typer.Option("--lane", help="Certificate resource lane: default or heavy.")
-    ] = "default",
-    allow_no_netns: Annotated[
-        bool,
-        typer.Option(
-            "--allow-no-netns",
-            help=(
-                "Where no sandbox works, run certificate checkers and Lean builds without one "
-                "(local development only; the verdict records isolation: none)."
-            ),
-        ),
-    ] = False,
-    root: RootOpt = None,
+        float, _declared(TIMEOUT, min=MIN_SECONDS, callback=_finite_seconds)
+    ] = TIMEOUT.default,
+    lane: Annotated[str, _declared(LANE)] = LANE.default,
+    allow_no_netns: Annotated[bool, _declared(ALLOW_NO_NETNS)] = ALLOW_NO_NETNS.default,
+    root: RootOpt = ROOT.default,
 ) -> None:
     """Verify one submission, Lean proof or certificate witness: exit 0 green, 1 red, 2 usage."""
     from jigcli.commands import verify as command
@@ -116,12 +107,12 @@ def verify(
     _done(
         command.run(
             manifest,
-            statement_id=statement,
+            statement_id=statement_id,
             out=out,
-            as_json=json_out,
+            as_json=as_json,
             timeout=timeout,
             lane=lane,
-            allow_no_netns=allow_no_netns or os.environ.get("JIG_ALLOW_NO_NETNS") == "1",
+            allow_no_netns=allow_no_netns,
             root=_root(root),
         )
     )
@@ -150,17 +141,17 @@ def selftest(
         typer.Option(
             "--timeout",
             help="Wall budget per submission in seconds.",
-            min=1,
+            min=MIN_SECONDS,
             callback=_finite_seconds,
         ),
-    ] = 1200.0,
+    ] = DEFAULT_TIMEOUT_SEC,
     budget: Annotated[
         float | None,
         typer.Option(
             "--budget",
             help="Wall budget for the whole run in seconds; each submission gets at most "
             "what is left, and those it leaves unstarted fail as timeouts.",
-            min=1,
+            min=MIN_SECONDS,
             callback=_finite_seconds,
         ),
     ] = None,
@@ -169,6 +160,7 @@ def selftest(
         typer.Option(
             "--allow-no-netns",
             help="Where no sandbox works, run checkers and Lean builds without one (dev only).",
+            envvar=ALLOW_NO_NETNS_ENV,
         ),
     ] = False,
     root: RootOpt = None,
@@ -186,7 +178,7 @@ def selftest(
             as_json=json_out,
             timeout=timeout,
             budget=budget,
-            allow_no_netns=allow_no_netns or os.environ.get("JIG_ALLOW_NO_NETNS") == "1",
+            allow_no_netns=allow_no_netns,
             root=_root(root),
         )
     )
@@ -295,7 +287,12 @@ def pose_certificate(
     ] = None,
     commit: Annotated[bool, typer.Option("--commit", help="Commit exactly the new files.")] = False,
     allow_no_netns: Annotated[
-        bool, typer.Option("--allow-no-netns", help="Run the checker without isolation (dev only).")
+        bool,
+        typer.Option(
+            "--allow-no-netns",
+            help="Run the checker without isolation (dev only).",
+            envvar=ALLOW_NO_NETNS_ENV,
+        ),
     ] = False,
     root: RootOpt = None,
 ) -> None:
@@ -316,7 +313,7 @@ def pose_certificate(
             address_space_mb=address_space_mb,
             output_bytes=output_bytes,
             commit=commit,
-            allow_no_netns=allow_no_netns or os.environ.get("JIG_ALLOW_NO_NETNS") == "1",
+            allow_no_netns=allow_no_netns,
             root=_root(root),
         )
     )
@@ -360,19 +357,15 @@ def compile(
     file: Annotated[
         Path, typer.Argument(metavar="FILE.tex", help="The .tex file (or a file it includes).")
     ],
-    json_out: JsonOpt = False,
-    watch: Annotated[bool, typer.Option("--watch", help="Rebuild on every settled edit.")] = False,
-    no_build: Annotated[
-        bool, typer.Option("--no-build", help="Only say whether the last build is current.")
-    ] = False,
-    engine: Annotated[
-        str | None, typer.Option("--engine", help="pdflatex, xelatex or lualatex.")
-    ] = None,
+    as_json: JsonOpt = JSON.default,
+    watch: Annotated[bool, _declared(WATCH)] = WATCH.default,
+    no_build: Annotated[bool, _declared(NO_BUILD)] = NO_BUILD.default,
+    engine: Annotated[str | None, _declared(ENGINE)] = ENGINE.default,
 ) -> None:
     """Compile a LaTeX paper (shell escape off) and report its diagnostics."""
     from jigcli.commands import compile as command
 
-    _done(command.run(file, as_json=json_out, watch=watch, no_build=no_build, engine=engine))
+    _done(command.run(file, as_json=as_json, watch=watch, no_build=no_build, engine=engine))
 
 
 @app.command("lean-check")

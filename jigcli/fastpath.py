@@ -2,17 +2,17 @@
 
 typer, and pydantic behind its parameter coercion, cost about 0.15 s to import and set up:
 longer than verifying a certificate, and longer than a rebuild with nothing changed takes.
-`verify_arguments` recognises a plain `jig verify` invocation, made only of the options
-`jigcli.cli.verify` declares, each well-formed, and returns exactly the keyword arguments that
-command would pass `jigcli.commands.verify.run`; `compile_arguments` does the same for `jig
-compile` (a test holds each to agreement with typer). Anything else, help, an unknown option
-or a value typer would refuse, returns None and goes through typer, which parses it and says
-what is wrong.
+`verify_arguments` recognises a plain `jig verify` invocation, made only of the options in
+`jigcli.options.verify`'s table (from which `jigcli.cli` declares them too), each well-formed,
+and returns exactly the keyword arguments that command would pass
+`jigcli.commands.verify.run`; `compile_arguments` does the same for `jig compile` (a test
+holds each to agreement with typer). Anything else, help, an unknown option, a value typer
+would refuse or an environment value this module does not read itself, returns None and goes
+through typer, which parses it and says what is wrong.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -20,92 +20,110 @@ from pathlib import Path
 from typing import Any
 
 from jigcli.errors import guarded
+from jigcli.options import ROOT, Command, Option
+from jigcli.options.compile import COMPILE
 
-# The options `jig verify` declares: those taking a value, and the flags.
-VALUE_OPTIONS = ("--statement", "--out", "--timeout", "--lane", "--root")
-FLAGS = ("--json", "--allow-no-netns")
-# The options `jig compile` declares.
-COMPILE_VALUE_OPTIONS = ("--engine",)
-COMPILE_FLAGS = ("--json", "--watch", "--no-build")
+# The spellings of a flag's environment variable read here; typer reads any other.
+_ENV_FLAG = {"": False, "0": False, "1": True}
 
 
-def verify_arguments(argv: Sequence[str], env: Mapping[str, str]) -> dict[str, Any] | None:
+def verify_arguments(
+    argv: Sequence[str], env: Mapping[str, str] = os.environ
+) -> dict[str, Any] | None:
     """`commands.verify.run`'s arguments for `argv` (without the program), or None for typer."""
     args = list(argv)
     global_root: str | None = None
-    if args[:1] == ["--root"] and len(args) > 2:
+    if args[:1] == [ROOT.flag] and len(args) > 2:
         global_root, args = args[1], args[2:]
     if args[:1] != ["verify"]:
         return None
-    options = _options(args[1:], VALUE_OPTIONS, FLAGS)
-    if options is None:
+    # Here, not above: verify's table imports its defaults from the pipelines' modules,
+    # which `jig compile` does not need.
+    from jigcli.options.verify import VERIFY
+
+    arguments = _arguments(VERIFY, args[1:], env)
+    if arguments is None:
         return None
-    positional, values, flags = options
-    if len(positional) != 1 or not _plain(positional[0]):
-        return None
-    timeout = _timeout(values.get("--timeout", "1200"))
-    if timeout is None:
-        return None
-    root = values.get("--root", global_root)
-    if root is not None and not _plain(root):
-        return None
-    return {
-        "manifest": Path(positional[0]),
-        "statement_id": values.get("--statement"),
-        "out": Path(values["--out"]) if "--out" in values else None,
-        "as_json": "--json" in flags,
-        "timeout": timeout,
-        "lane": values.get("--lane", "default"),
-        "allow_no_netns": "--allow-no-netns" in flags or env.get("JIG_ALLOW_NO_NETNS") == "1",
-        "root": Path(root) if root is not None else None,
-    }
+    if global_root is not None and arguments[ROOT.keyword] is None:
+        if not _plain(global_root):
+            return None
+        arguments[ROOT.keyword] = Path(global_root)
+    return arguments
 
 
-def compile_arguments(argv: Sequence[str]) -> dict[str, Any] | None:
+def compile_arguments(
+    argv: Sequence[str], env: Mapping[str, str] = os.environ
+) -> dict[str, Any] | None:
     """`commands.compile.run`'s arguments for `argv` (without the program), or None for typer."""
     args = list(argv)
-    if args[:1] != ["compile"]:
+    if args[:1] != [COMPILE.name]:
         return None
-    options = _options(args[1:], COMPILE_VALUE_OPTIONS, COMPILE_FLAGS)
-    if options is None:
+    return _arguments(COMPILE, args[1:], env)
+
+
+def _arguments(command: Command, args: list[str], env: Mapping[str, str]) -> dict[str, Any] | None:
+    """The keywords `command`'s run takes for `args` (after the command's name): each option
+    given, else from its environment variable, else its default."""
+    walked = _walk(command, args)
+    if walked is None:
         return None
-    positional, values, flags = options
+    positional, given = walked
     if len(positional) != 1 or not _plain(positional[0]):
         return None
-    return {
-        "file": Path(positional[0]),
-        "as_json": "--json" in flags,
-        "watch": "--watch" in flags,
-        "no_build": "--no-build" in flags,
-        "engine": values.get("--engine"),
-    }
+    arguments: dict[str, Any] = {command.argument: Path(positional[0])}
+    for option in command.options:
+        if option.keyword in given:
+            arguments[option.keyword] = given[option.keyword]
+        elif option.envvar is not None and option.envvar in env:
+            from_env = _from_env(option, env[option.envvar])
+            if from_env is None:
+                return None
+            arguments[option.keyword] = from_env
+        else:
+            arguments[option.keyword] = option.default
+    return arguments
 
 
-def _options(
-    args: list[str], value_options: Sequence[str], flag_options: Sequence[str]
-) -> tuple[list[str], dict[str, str], set[str]] | None:
+def _walk(command: Command, args: list[str]) -> tuple[list[str], dict[str, Any]] | None:
+    """`args` read along `command`'s table: the positional arguments and each option given
+    (by keyword), or None at anything typer is the one to judge."""
+    by_flag = {option.flag: option for option in command.options}
     positional: list[str] = []
-    values: dict[str, str] = {}
-    flags: set[str] = set()
+    given: dict[str, Any] = {}
     index = 0
     while index < len(args):
         token = args[index]
         name, has_value, value = token.partition("=")
-        if token in flag_options:
-            flags.add(token)
-        elif name in value_options and has_value:
-            values[name] = value
-        elif token in value_options and index + 1 < len(args):
-            values[token] = args[index + 1]
-            index += 1
+        option = by_flag.get(name)
+        if option is not None and not option.takes_value and not has_value:
+            given[option.keyword] = True
+        elif option is not None and option.takes_value and (has_value or index + 1 < len(args)):
+            if not has_value:
+                index += 1
+                value = args[index]
+            read = _read(option, value)
+            if read is None:
+                return None
+            given[option.keyword] = read
         elif token.startswith("-"):
             return None  # help, `--`, an unknown or incomplete option: typer's to judge
         else:
             positional.append(token)
         index += 1
-    if any(not _plain(value) for value in values.values()):
+    return positional, given
+
+
+def _read(option: Option[Any], text: str) -> Any:
+    """The option's value from `text`, or None where typer is the one to read it."""
+    if not _plain(text) or option.read is None:
         return None
-    return positional, values, flags
+    return option.read(text)
+
+
+def _from_env(option: Option[Any], text: str) -> bool | None:
+    """A flag's value from its environment variable, or None where typer is the one to read
+    it (a spelling not in `_ENV_FLAG`, or an option that takes a value)."""
+    return None if option.takes_value else _ENV_FLAG.get(text)
 
 
 def _plain(value: str) -> bool:
@@ -113,17 +131,9 @@ def _plain(value: str) -> bool:
     return bool(value) and not value.startswith("-")
 
 
-def _timeout(text: str) -> float | None:
-    try:
-        seconds = float(text)
-    except ValueError:
-        return None
-    return seconds if math.isfinite(seconds) and seconds >= 1 else None
-
-
 def main() -> None:
     """Run a plain `jig verify` or `jig compile` directly; hand anything else to typer."""
-    arguments = verify_arguments(sys.argv[1:], os.environ)
+    arguments = verify_arguments(sys.argv[1:])
     if arguments is not None:
         from jigcli.commands.verify import run
 

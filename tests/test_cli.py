@@ -109,3 +109,43 @@ def test_a_command_still_returns_its_exit_code(
     code, out, _err = _jig(monkeypatch, capsys, "policy", str(violation), "--json")
     assert code == 1
     assert json.loads(out)["files"][0]["ok"] is False
+
+
+@pytest.mark.parametrize(("value", "meant"), [("1", True), ("0", False), ("yes", True)])
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (["selftest"], "jigcli.commands.selftest.run"),
+        (["pose", "certificate", "C9", "--title", "t", "--statement", "s", "--witness-format",
+          "w", "--checker", "c.py", "--green", "g"], "jigcli.commands.pose.run_certificate"),
+    ],
+)  # fmt: skip
+def test_jig_allow_no_netns_reaches_selftest_and_pose_certificate(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    command: str,
+    value: str,
+    meant: bool,
+) -> None:
+    seen: dict[str, object] = {}
+
+    def capture(*_args: object, **kwargs: object) -> int:
+        seen.update(kwargs)
+        return 0
+
+    monkeypatch.setattr(command, capture)
+    monkeypatch.setenv("JIG_ALLOW_NO_NETNS", value)
+    code, _out, err = _jig(monkeypatch, capsys, *args)
+    assert (code, err) == (0, "")
+    assert seen["allow_no_netns"] is meant
+
+
+def test_an_unknown_jig_allow_no_netns_is_one_jig_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("JIG_ALLOW_NO_NETNS", "please")
+    code, out, err = _jig(monkeypatch, capsys, "verify", "m.json")
+    assert (code, out) == (2, "")
+    assert err.startswith("jig: ") and err.count("\n") == 1
+    assert "--allow-no-netns" in err and "'please'" in err

@@ -6,6 +6,7 @@ from typer.testing import CliRunner
 
 from jigcli import fastpath
 from jigcli.cli import app
+from jigcli.options.verify import VERIFY
 
 AGREED = [
     ["verify", "m.json"],
@@ -68,7 +69,7 @@ def test_anything_else_is_left_to_typer(argv):
 def test_the_fast_path_knows_exactly_the_options_typer_declares():
     command = typer.main.get_command(app).commands["verify"]  # type: ignore[attr-defined]
     declared = {name for param in command.params for name in param.opts if name.startswith("-")}
-    assert declared - {"-h", "--help"} == set(fastpath.VALUE_OPTIONS) | set(fastpath.FLAGS)
+    assert declared - {"-h", "--help"} == {option.flag for option in VERIFY.options}
 
 
 COMPILE_AGREED = [
@@ -107,3 +108,26 @@ def test_the_compile_fast_path_passes_what_typer_passes(argv, monkeypatch):
 @pytest.mark.parametrize("argv", COMPILE_DEFERRED)
 def test_anything_else_about_compile_goes_through_typer(argv):
     assert fastpath.compile_arguments(argv) is None
+
+
+# What JIG_ALLOW_NO_NETNS means, read by typer; the fast path reads "1", "0" and "" itself.
+ALLOW_SPELLINGS = {"1": True, "0": False, "": False, "true": True, "YES": True, " on ": True}
+ALLOW_SPELLINGS |= {"y": True, "t": True, "false": False, "No": False, "off": False}
+
+
+@pytest.mark.parametrize(("value", "meant"), ALLOW_SPELLINGS.items())
+def test_jig_allow_no_netns_means_the_same_on_both_paths(value, meant, monkeypatch):
+    monkeypatch.setenv("JIG_ALLOW_NO_NETNS", value)
+    assert _through_typer(["verify", "m.json"], monkeypatch)["allow_no_netns"] is meant
+    fast = fastpath.verify_arguments(["verify", "m.json"], {"JIG_ALLOW_NO_NETNS": value})
+    if value in ("1", "0", ""):
+        assert fast is not None
+    assert fast is None or fast["allow_no_netns"] is meant
+
+
+@pytest.mark.parametrize("value", ["2", "please", "1.0"])
+def test_any_other_jig_allow_no_netns_is_typers_to_refuse(value, monkeypatch):
+    assert fastpath.verify_arguments(["verify", "m.json"], {"JIG_ALLOW_NO_NETNS": value}) is None
+    monkeypatch.setenv("JIG_ALLOW_NO_NETNS", value)
+    result = CliRunner().invoke(app, ["verify", "m.json"])
+    assert result.exit_code == 2 and "--allow-no-netns" in result.output

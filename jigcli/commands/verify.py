@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from jigcli.certificates.spec import LANES
 from jigcli.console import emit_json, out
 from jigcli.errors import RepoNotFound, UsageError
 from jigcli.repo import Repo
@@ -38,8 +39,8 @@ def run(
         )
     if not manifest.is_file():
         raise UsageError(f"{manifest}: no such manifest; pass the path of a submission's .json.")
-    if lane not in ("default", "heavy"):
-        raise UsageError(f"--lane {lane!r} is not a lane; use default or heavy.")
+    if lane not in LANES:
+        raise UsageError(f"--lane {lane!r} is not a lane; use {' or '.join(LANES)}.")
     if out is not None and out.is_dir():
         raise UsageError(f"{out} is a folder; pass --out the path of a file to write.")
     repo = _repo_for(manifest, root)

@@ -58,7 +58,6 @@ if TYPE_CHECKING:
     from jigcli.repo import Repo
 
 VERIFIER = "lean"
-LEAN_BUDGET_SEC = 1200.0
 SORRY_WARNING = "declaration uses"
 # `Lean.mkPrivateName`: `_private` ++ module ++ the numeric component 0 ++ the user's name.
 _PRIVATE_PREFIX = re.compile(r"^_private\.(?:.*?\.)?0\.")
@@ -136,8 +135,9 @@ def _elaborate(
     """One `lake env lean --json` over `check_file`, its output kept beside it; the outcome
     every name gets when Lean could not answer at all."""
     from jigcli.lean import backend
+    from jigcli.verify.context import DEFAULT_TIMEOUT_SEC  # the budget jig verify gives
 
-    elaboration = backend.elaborate(toolchain, repo, check_file, timeout=LEAN_BUDGET_SEC)
+    elaboration = backend.elaborate(toolchain, repo, check_file, timeout=DEFAULT_TIMEOUT_SEC)
     evidence = check_file.with_suffix(".out")
     evidence.write_text(elaboration.result.output, encoding="utf-8")
     if elaboration.result.timed_out or elaboration.crashed:
@@ -270,6 +270,7 @@ def _check_in_project(
 ) -> tuple[dict[str, Outcome], list[Path]]:
     """The modules to look in built, then imported, then each name's axioms printed."""
     from jigcli.lean import backend
+    from jigcli.verify.context import DEFAULT_TIMEOUT_SEC
 
     names = list(dict.fromkeys(p.decl_name for p in pairs))
     modules = _modules_to_import(project, pairs)
@@ -281,7 +282,7 @@ def _check_in_project(
         }, []
     folder = repo.work_dir / "lean-check"
     folder.mkdir(parents=True, exist_ok=True)
-    build = backend.build(toolchain, repo, modules, timeout=LEAN_BUDGET_SEC)
+    build = backend.build(toolchain, repo, modules, timeout=DEFAULT_TIMEOUT_SEC)
     build_log = folder / f"{paper.tex.stem}.build.out"
     build_log.write_text(build.result.output, encoding="utf-8")
     if not build.ok:

@@ -1,0 +1,13 @@
+"""`jig compile`'s options (`jigcli.commands.compile.run`'s keywords)."""
+
+from __future__ import annotations
+
+from jigcli.options import JSON, Command, Option
+
+WATCH = Option("--watch", "watch", False, "Rebuild on every settled edit.")
+NO_BUILD = Option("--no-build", "no_build", False, "Only say whether the last build is current.")
+ENGINE: Option[str | None] = Option(
+    "--engine", "engine", None, "pdflatex, xelatex or lualatex.", read=str
+)
+
+COMPILE = Command("compile", "file", (JSON, WATCH, NO_BUILD, ENGINE))

@@ -1,0 +1,30 @@
+"""`jig verify`'s options (`jigcli.commands.verify.run`'s keywords)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jigcli.certificates.spec import LANES
+from jigcli.options import ALLOW_NO_NETNS_ENV, JSON, ROOT, Command, Option, read_seconds
+from jigcli.verify.context import DEFAULT_TIMEOUT_SEC
+
+STATEMENT: Option[str | None] = Option(
+    "--statement", "statement_id", None, "Refuse unless the manifest names this id.", read=str
+)
+OUT: Option[Path | None] = Option("--out", "out", None, "Also write the verdict here.", read=Path)
+TIMEOUT = Option(
+    "--timeout", "timeout", DEFAULT_TIMEOUT_SEC, "Total wall budget in seconds.", read=read_seconds
+)
+LANE = Option(
+    "--lane", "lane", "default", f"Certificate resource lane: {' or '.join(LANES)}.", read=str
+)
+ALLOW_NO_NETNS = Option(
+    "--allow-no-netns",
+    "allow_no_netns",
+    False,
+    "Where no sandbox works, run certificate checkers and Lean builds without one "
+    "(local development only; the verdict records isolation: none).",
+    envvar=ALLOW_NO_NETNS_ENV,
+)
+
+VERIFY = Command("verify", "manifest", (STATEMENT, OUT, JSON, TIMEOUT, LANE, ALLOW_NO_NETNS, ROOT))
