@@ -94,4 +94,4 @@ def test_the_compile_fast_path_leaves_verifys_modules_alone() -> None:
         "assert fastpath.compile_arguments(['compile', 'p.tex'], {}) is not None\n"
         "assert fastpath.verify_arguments(['compile', 'p.tex'], {}) is None"
     )
-    assert not loaded & {"jigcli.options.verify", "jigcli.verify.context", "jigcli.run"}
+    assert not loaded & {"jigcli.options.verify", "jigcli.verify.context", "jigcli.process"}

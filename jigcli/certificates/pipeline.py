@@ -29,6 +29,7 @@ from pathlib import Path
 
 from jigcli.certificates.checker import Outcome, check_witness
 from jigcli.certificates.spec import (
+    HEAVY_LANE,
     MAX_CHECKER_BYTES,
     CertLimits,
     Spec,
@@ -146,7 +147,7 @@ def _limits(spec: Spec, verdict: Verdict, lane_name: str) -> CertLimits | None:
             f"the spec asks for more than the {chosen.name} lane allows; lowered: "
             + ", ".join(lowered)
         )
-        if chosen.name != "heavy":
+        if chosen.name != HEAVY_LANE:
             detail += " (--lane heavy allows more)"
         verdict.extra["limits_lowered"] = lowered
     else:
@@ -174,7 +175,7 @@ def _witness(manifest: Manifest, verdict: Verdict, limits: CertLimits | None) ->
 def _read_witness(folder: Path, named: str, limits: CertLimits | None) -> bytes:
     """The witness's bytes, read once; refused unless it is a small regular file inside
     `folder`, reached through no link (`manifest.check_witness_field` vetted the name)."""
-    cap = (limits or lane("heavy").ceiling).witness_bytes
+    cap = (limits or lane(HEAVY_LANE).ceiling).witness_bytes
     try:
         return read_beneath(folder, named, cap)
     except Unreadable as why:

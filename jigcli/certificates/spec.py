@@ -105,6 +105,12 @@ LANES: dict[str, Lane] = {
 }
 
 
+# The lane a verification runs in unless asked otherwise, and the one with the highest ceiling
+# (what "--lane heavy allows more" points to, and the largest witness any lane reads).
+DEFAULT_LANE = "default"
+HEAVY_LANE = "heavy"
+
+
 def lane(name: str) -> Lane:
     """The lane called `name`; `ValueError` names the lanes there are."""
     try:

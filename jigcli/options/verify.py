@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jigcli.certificates.spec import LANES
+from jigcli.certificates.spec import DEFAULT_LANE, LANES
 from jigcli.options import ALLOW_NO_NETNS_ENV, JSON, ROOT, Command, Option, read_seconds
 from jigcli.verify.context import DEFAULT_TIMEOUT_SEC
 
@@ -16,7 +16,7 @@ TIMEOUT = Option(
     "--timeout", "timeout", DEFAULT_TIMEOUT_SEC, "Total wall budget in seconds.", read=read_seconds
 )
 LANE = Option(
-    "--lane", "lane", "default", f"Certificate resource lane: {' or '.join(LANES)}.", read=str
+    "--lane", "lane", DEFAULT_LANE, f"Certificate resource lane: {' or '.join(LANES)}.", read=str
 )
 ALLOW_NO_NETNS = Option(
     "--allow-no-netns",

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from jigcli.certificates.checker import Outcome, check_witness
-from jigcli.certificates.spec import SCHEMA, CertLimits, clamp, lane
+from jigcli.certificates.spec import DEFAULT_LANE, SCHEMA, CertLimits, clamp, lane
 from jigcli.errors import UsageError
 from jigcli.pose import PoseRefused
 from jigcli.pose.files import json_bytes, refuse_taken, write_new
@@ -115,7 +115,7 @@ def pose_certificate(
     _refuse_unusable_examples(examples, limits)
     files = _files(problem_id, spec, checker_source, examples)
     refuse_taken(repo.root, files)
-    effective, lowered = clamp(limits, lane("default"))  # 4
+    effective, lowered = clamp(limits, lane(DEFAULT_LANE))  # 4
     judged = []
     for example in examples:
         if on_example is not None:

@@ -185,13 +185,13 @@ def _excluded(relative: Path) -> bool:
 def _witness_digest(case: Case) -> str:
     """The witness's SHA-256, read as the pipeline reads it (no link, no FIFO, at most the
     heavy lane's cap); a word for each way it cannot be, which its verdict will say too."""
-    from jigcli.certificates.spec import LANES
+    from jigcli.certificates.spec import HEAVY_LANE, LANES
 
     witness = case.data.get("witness")
     if not isinstance(witness, str) or path_problem(witness) is not None:
         return "invalid"
     try:
-        data = read_beneath(case.path.parent, witness, LANES["heavy"].ceiling.witness_bytes)
+        data = read_beneath(case.path.parent, witness, LANES[HEAVY_LANE].ceiling.witness_bytes)
     except Unreadable as why:
         return f"unusable: {why.kind}"
     return sha256_hex(data)

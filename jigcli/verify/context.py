@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from jigcli.certificates.spec import DEFAULT_LANE
 from jigcli.process import Deadline
 from jigcli.repo import Repo
 
@@ -20,7 +21,7 @@ DEFAULT_TIMEOUT_SEC = 1200.0
 class VerifyOptions:
     statement_id: str | None = None
     timeout: float = DEFAULT_TIMEOUT_SEC
-    lane: str = "default"
+    lane: str = DEFAULT_LANE
     allow_no_netns: bool = False
     # A private scratch folder for this verification (generated files); selftest gives each
     # parallel job its own. Default: <repo>/.jig/work/<submission>.
