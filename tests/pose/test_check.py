@@ -207,35 +207,40 @@ def test_an_edit_to_the_lakefile_that_moves_no_pin_still_fails_as_the_judges_bui
     assert finding.problem.startswith(f"changed since {base[:7]}: it says how the judge is built")
 
 
+# What the trusted build compiles outside the sandbox: the judge, and Commons, which
+# statements import. A submission's pull request must change neither.
+TRUSTED = {"Verify": "the judge decides every Lean", "Commons": "Commons is built outside"}
+
+
+@pytest.mark.parametrize("folder", sorted(TRUSTED))
 @pytest.mark.parametrize("change", ["edited", "added", "removed", "linked", "submodule"])
-def test_any_change_under_verify_fails_naming_the_file(verifier, change):
-    verifier.write("Verify/Judge.lean", "-- the judge\n")
-    base = verifier.commit("The judge", "Verify")
-    judge = verifier.root / "Verify" / "Judge.lean"
+def test_any_change_under_the_trusted_build_fails_naming_the_file(verifier, folder, change):
+    verifier.write(f"{folder}/Main.lean", "def double (n : Nat) : Nat := 2 * n\n")
+    base = verifier.commit("The trusted side", folder)
+    main = verifier.root / folder / "Main.lean"
+    path, said = f"{folder}/Main.lean", "changed"
     if change == "edited":
-        judge.write_text("-- a judge that says green\n")
-        path, said = "Verify/Judge.lean", "changed"
+        main.write_text("def double (n : Nat) : Nat := 0\n")
     elif change == "added":
-        verifier.write("Verify/Helper.lean", "-- imported by the judge\n")
-        path, said = "Verify/Helper.lean", "added"
+        verifier.write(f"{folder}/Run.lean", 'initialize IO.println "at build time"\n')
+        path, said = f"{folder}/Run.lean", "added"
     elif change == "removed":
-        judge.unlink()
-        path, said = "Verify/Judge.lean", "deleted"
+        main.unlink()
+        said = "deleted"
     elif change == "linked":
-        judge.unlink()
-        judge.symlink_to("../Submissions/S001/AliceDirect.lean")
-        path, said = "Verify/Judge.lean", "changed"
+        main.unlink()
+        main.symlink_to("../Submissions/S001/AliceDirect.lean")
     else:  # a submodule, which a plain file listing would miss
         sha = verifier.git.head.commit.hexsha
-        verifier.git.git.update_index("--add", "--cacheinfo", f"160000,{sha},Verify/Vendored")
-        path, said = "Verify/Vendored", "added"
+        verifier.git.git.update_index("--add", "--cacheinfo", f"160000,{sha},{folder}/Vendored")
+        path, said = f"{folder}/Vendored", "added"
     if change == "submodule":  # staged as it is: no folder of it to add
-        verifier.git.git.commit("-m", "Vendor a judge")
+        verifier.git.git.commit("-m", "Vendor it")
     else:
-        verifier.commit(f"Judge {change}", "Verify")
+        verifier.commit(f"{folder} {change}", folder)
     (finding,) = check(Repo(verifier.root), base).failures
     assert finding.path == path
-    assert finding.problem.startswith(f"{said} since {base[:7]}; the judge decides every Lean")
+    assert finding.problem.startswith(f"{said} since {base[:7]}; {TRUSTED[folder]}")
 
 
 def test_the_first_lakefile_of_a_repo_is_no_change_to_the_judge(verifier):
@@ -295,25 +300,3 @@ def test_the_report_as_json_names_every_failure(verifier):
     assert document["ok"] is False
     assert document["base"] == {"ref": base, "commit": base}
     assert [f["path"] for f in document["failures"]] == ["Statements/S001.lean"]
-
-
-@pytest.mark.parametrize("change", ["edited", "added", "removed"])
-def test_any_change_under_commons_fails_naming_the_file(verifier, change):
-    # Commons is built unsandboxed with the judge, and statements import it: a submission's
-    # pull request must not be able to slip code or a changed definition in there.
-    verifier.write("Commons/Basic.lean", "def double (n : Nat) : Nat := 2 * n\n")
-    base = verifier.commit("Commons", "Commons")
-    basic = verifier.root / "Commons" / "Basic.lean"
-    if change == "edited":
-        basic.write_text("def double (n : Nat) : Nat := 0\n")
-        path, said = "Commons/Basic.lean", "changed"
-    elif change == "added":
-        verifier.write("Commons/Run.lean", 'initialize IO.println "at build time"\n')
-        path, said = "Commons/Run.lean", "added"
-    else:
-        basic.unlink()
-        path, said = "Commons/Basic.lean", "deleted"
-    verifier.commit(f"Commons {change}", "Commons")
-    (finding,) = check(Repo(verifier.root), base).failures
-    assert finding.path == path
-    assert finding.problem.startswith(f"{said} since {base[:7]}; Commons is built outside")
