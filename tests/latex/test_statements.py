@@ -202,6 +202,52 @@ def test_theorems_declared_through_the_paper_s_own_macros_are_numbered_as_latex_
     }
 
 
+def test_environments_that_wrap_a_theorem_are_statements_numbered_as_latex_does() -> None:
+    # The numbers pdflatex writes to the .aux for this paper (TeX Live 2022).
+    assert _numbers(PAPERS / "wrappers" / "wrappers.tex") == {
+        "thm:plain": "1.1",
+        "thm:main": "1.2",
+        "thm:untitled": "1.3",
+        "lem:key": "1.4",
+        "lem:named": "2.1",
+        "lem:last": "2.2",
+    }
+    statements = {
+        s.label: s for s in read_statements(PAPERS / "wrappers" / "wrappers.tex").statements
+    }
+    main = statements["thm:main"]
+    assert (main.kind, main.title, main.text) == ("theorem", "Main result", "The main theorem.")
+    assert main.blueprint.proof is not None  # `myproof` wraps `proof`
+    assert (statements["lem:named"].kind, statements["lem:named"].title) == ("lemma", "Named")
+    assert statements["thm:untitled"].title is None
+    assert "Not a statement." not in {s.text for s in statements.values()}
+
+
+def test_a_wrapper_redefined_to_open_nothing_is_no_longer_a_statement(tmp_path: Path) -> None:
+    paper = tmp_path / "paper.tex"
+    paper.write_text(
+        "\\documentclass{article}\n\\newtheorem{theorem}{Theorem}\n"
+        "\\newenvironment{thm}{\\begin{theorem}}{\\end{theorem}}\n"
+        "\\renewenvironment{thm}{\\itshape}{}\n"
+        "\\begin{document}\n\\begin{thm}Plain text.\\end{thm}\n\\end{document}\n"
+    )
+    assert read_statements(paper).statements == ()
+
+
+@pytest.mark.parametrize("count", ["99999999999999999999", "9" * 5000, "-1", "x", ""])
+def test_a_wrapper_with_a_hostile_argument_count_reads_no_arguments(
+    tmp_path: Path, count: str
+) -> None:
+    paper = tmp_path / "paper.tex"
+    paper.write_text(
+        "\\documentclass{article}\n\\newtheorem{theorem}{Theorem}\n"
+        f"\\newenvironment{{thm}}[{count}]{{\\begin{{theorem}}}}{{\\end{{theorem}}}}\n"
+        "\\begin{document}\n\\begin{thm}\\label{t}Text.\\end{thm}\n\\end{document}\n"
+    )
+    (statement,) = read_statements(paper).statements
+    assert (statement.kind, statement.number, statement.label) == ("theorem", "1", "t")
+
+
 def test_a_macro_that_only_typesets_a_theorem_is_not_a_statement() -> None:
     statements = read_statements(PAPERS / "macros" / "macros.tex").statements
     assert "#1" not in {s.text for s in statements}

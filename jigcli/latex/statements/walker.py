@@ -8,8 +8,11 @@ within `[section]`, starred ones unnumbered), thmtools' `\\declaretheorem`, `\\n
 sections, or chapters in a book), `\\setcounter` / `\\addtocounter` / `\\stepcounter`, and
 the numbered displays that step `equation` (a theorem may share its counter). Declarations
 made through the paper's own macros (`\\newcommand{\\mythm}[2]{\\newtheorem{#1}{#2}}`,
-`\\def`, `\\NewDocumentCommand`) are expanded where the macro is used. Local packages
-(`\\usepackage{macros}` with `macros.sty` beside the paper) are read for declarations only.
+`\\def`, `\\NewDocumentCommand`) are expanded where the macro is used; an environment of the
+paper's own whose opening code begins a theorem-like one or a proof (`\\newenvironment`) stands
+for it, its `[#k]` argument the title (a `\\label` inside the opening code is not seen).
+Local packages (`\\usepackage{macros}` with `macros.sty` beside the paper) are read for
+declarations only.
 `\\IfFileExists` / `\\InputIfFileExists` take the branch TeX would take. An `\\input` whose
 file exists neither beside the paper nor in TeX's own tree is `missing`.
 
@@ -48,6 +51,10 @@ _COMMAND = re.compile(r"\\([A-Za-z@]+)(\*?)")
 _BARE_NAME = re.compile(r"\s*([^\s{}\\%]+)")
 _CONTROL_NAME = re.compile(r"\s*\\([A-Za-z@]+|.)")
 _DEF_PARAMETERS = re.compile(r"[^{}\\]{0,80}(?=\{)")
+# In a wrapper's opening code: the environment it begins, and `[#k]` right after, the
+# argument that becomes the inner environment's title.
+_BEGUN = re.compile(r"\\begin\s*\{([^{}]+)\}")
+_TITLE_ARGUMENT = re.compile(r"\s*\[\s*#([1-9])\s*\]")
 _SECTIONING = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph")
 # How far the paper's own macros are expanded: deep enough for a macro that calls another,
 # bounded so a macro that calls itself (twice, each time) cannot stall the reader.
@@ -65,6 +72,17 @@ class _Open:
     seq: int
     title: str | None = None
     number: str | None = None
+    kind: str | None = None  # the theorem-like environment it stands for, when a wrapper
+
+
+@dataclass(frozen=True)
+class _Wrapper:
+    """An environment of the paper's own whose opening code opens a theorem-like one or a
+    proof (`\\newenvironment{mythm}[1][]{\\begin{theorem}[#1]}{\\end{theorem}}`)."""
+
+    inner: str  # the environment its opening code begins
+    arguments: str  # one letter per argument: o (the optional first, with a default) or m
+    title: int | None  # which argument the inner environment's `[title]` is, if any
 
 
 @dataclass(frozen=True)
@@ -107,6 +125,7 @@ class Walker:
         self.theorems: dict[str, TheoremKind] = {}
         self.conditionals: frozenset[str] = frozenset()
         self.macros: dict[str, _Macro] = {}
+        self.wrappers: dict[str, _Wrapper] = {}
         self.book = False
         self.mainmatter = True
         self.grouped_equations = 0  # open `subequations`: its displays share one number
@@ -359,6 +378,39 @@ class Walker:
         second = _CONTROL_NAME.match(text, equals.end() if equals else pos)
         return second.end() if second else pos
 
+    def newenvironment(self, src: _FileText, star: bool, start: int, end: int) -> int:
+        """`\\newenvironment{name}[n][default]{opening}{closing}`: a wrapper when its
+        opening code begins a theorem-like environment or a proof (looked up when used, so
+        one declared later counts)."""
+        text = src.masked.structural
+        group = read_group(text, end)
+        if group is None:
+            return end
+        name, pos = group[0].strip(), group[1]
+        count = read_optional(text, pos)
+        pos = count[1] if count else pos
+        default = read_optional(text, pos) if count else None
+        pos = default[1] if default else pos
+        opening = read_group(text, pos)
+        if opening is None:
+            return pos
+        pos = opening[1]
+        closing = read_group(text, pos)
+        pos = closing[1] if closing else pos
+        begun = _BEGUN.search(opening[0])
+        if begun is None:
+            self.wrappers.pop(name, None)  # redefined as something that opens nothing
+            return pos
+        # LaTeX takes 1 to 9 arguments; anything else declares none here (never a huge count).
+        written = count[0].strip() if count else ""
+        n = int(written) if len(written) == 1 and written in "123456789" else 0
+        arguments = ("o" if default else "m") + "m" * (n - 1) if n else ""
+        title = _TITLE_ARGUMENT.match(opening[0], begun.end())
+        self.wrappers[name] = _Wrapper(
+            begun.group(1).strip(), arguments, int(title.group(1)) if title else None
+        )
+        return pos
+
     def remember(self, name: str, arguments: str, default: str | None, body: str) -> None:
         calls_declaring = any(
             re.search(rf"\\{re.escape(m)}(?![A-Za-z@])", body) for m in self.macros
@@ -458,22 +510,43 @@ class Walker:
         if env.rstrip("*") in ROW_DISPLAYS | ONE_DISPLAYS | {"subequations"}:
             self.display(env, text, pos)
             return pos
-        kind = self.theorems.get(env)
+        wrapper = self.wrappers.get(env)
+        inner = wrapper.inner if wrapper else env
+        kind = self.theorems.get(inner)
         if kind is None:
-            if env in PROOF_ENVS:
-                self.stack.append(_Open(env, start, pos, src.path, seq=0))
+            if inner in PROOF_ENVS:
+                pos = self.wrapper_arguments(text, wrapper, pos)[1] if wrapper else pos
+                self.stack.append(_Open(env, start, pos, src.path, seq=0, kind=inner))
             return pos
-        title = read_optional(text, pos)
-        if title is not None:
-            pos = title[1]
+        if wrapper is None:
+            title = read_optional(text, pos)
+            pos = title[1] if title is not None else pos
+        else:
+            title, pos = self.wrapper_arguments(text, wrapper, pos)
         number = None
         if kind.counter is not None:
             self.counters.step(kind.counter)
             number = self.counters.the(kind.counter)
         title_text = as_typeset(_visible_arg(src, title)) if title else None
         self.seq += 1
-        self.stack.append(_Open(env, start, pos, src.path, self.seq, title_text or None, number))
+        opened = _Open(env, start, pos, src.path, self.seq, title_text or None, number, inner)
+        self.stack.append(opened)
         return pos
+
+    def wrapper_arguments(
+        self, text: str, wrapper: _Wrapper, pos: int
+    ) -> tuple[tuple[str, int] | None, int]:
+        """Read a wrapper's arguments after `\\begin{name}`: the one its inner environment
+        takes as a title (None when it takes none, or it was not given) and where they end."""
+        title = None
+        for index, kind in enumerate(wrapper.arguments, start=1):
+            given = read_optional(text, pos) if kind == "o" else read_group(text, pos)
+            if given is None:
+                continue  # an optional argument left out, or a malformed one
+            pos = given[1]
+            if index == wrapper.title and given[0].strip():
+                title = given
+        return title, pos
 
     def display(self, env: str, text: str, body: int) -> None:
         """Step `equation` as LaTeX does for a numbered display: once, or once per row."""
@@ -504,7 +577,7 @@ class Walker:
                 opened = self.stack.pop(depth)
                 if opened.file != src.path:
                     break  # begun in another file: its text cannot be read whole
-                if opened.env in PROOF_ENVS:
+                if (opened.kind or opened.env) in PROOF_ENVS:
                     self.proof(src, opened, start)
                 elif opened.number is not None:
                     found = _Found(opened.seq, self.statement(src, opened, start, after))
@@ -529,7 +602,7 @@ class Walker:
         meta = marks_in(structural)
         label = marks_in(own_part(structural)).label
         return Statement(
-            kind=opened.env,
+            kind=opened.kind or opened.env,
             number=opened.number,
             title=opened.title,
             label=label,
@@ -609,6 +682,8 @@ _HANDLERS: dict[str, Callable[[Walker, _FileText, bool, int, int], int]] = {
     "subimport": Walker.input,
     "IfFileExists": Walker.if_file_exists,
     "InputIfFileExists": Walker.if_file_exists,
+    "newenvironment": Walker.newenvironment,
+    "renewenvironment": Walker.newenvironment,
     "begin": Walker.begin,
     "end": Walker.end,
     "lean": Walker.lean,
@@ -620,6 +695,7 @@ _DECLARATION_HANDLERS = frozenset(
         "counterwithout", "setcounter", "addtocounter", "newcommand", "renewcommand",
         "providecommand", "DeclareRobustCommand", "NewDocumentCommand", "RenewDocumentCommand",
         "ProvideDocumentCommand", "DeclareDocumentCommand", "def", "gdef", "edef", "xdef", "let",
+        "newenvironment", "renewenvironment",
     }
 )  # fmt: skip
 
