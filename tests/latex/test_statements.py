@@ -248,6 +248,21 @@ def test_a_wrapper_with_a_hostile_argument_count_reads_no_arguments(
     assert (statement.kind, statement.number, statement.label) == ("theorem", "1", "t")
 
 
+def test_a_wrapper_of_a_wrapper_is_followed_and_one_naming_itself_ends(tmp_path: Path) -> None:
+    paper = tmp_path / "paper.tex"
+    paper.write_text(
+        "\\documentclass{article}\n\\newtheorem{theorem}{Theorem}\n"
+        "\\newenvironment{thm}[1][]{\\begin{theorem}[#1]}{\\end{theorem}}\n"
+        "\\newenvironment{bigthm}{\\begin{thm}}{\\end{thm}}\n"
+        "\\newenvironment{loop}{\\begin{loop}}{\\end{loop}}\n"
+        "\\begin{document}\n\\begin{bigthm}\\label{a}A.\\end{bigthm}\n"
+        "\\begin{loop}\\label{b}B.\\end{loop}\n"
+        "\\begin{thm}[T]\\label{c}C.\\end{thm}\n\\end{document}\n"
+    )
+    found = [(s.kind, s.number, s.label, s.title) for s in read_statements(paper).statements]
+    assert found == [("theorem", "1", "a", None), ("theorem", "2", "c", "T")]
+
+
 def test_a_macro_that_only_typesets_a_theorem_is_not_a_statement() -> None:
     statements = read_statements(PAPERS / "macros" / "macros.tex").statements
     assert "#1" not in {s.text for s in statements}

@@ -54,6 +54,7 @@ _DEF_PARAMETERS = re.compile(r"[^{}\\]{0,80}(?=\{)")
 # In a wrapper's opening code: the environment it begins, and `[#k]` right after, the
 # argument that becomes the inner environment's title.
 _BEGUN = re.compile(r"\\begin\s*\{([^{}]+)\}")
+_MAX_WRAPPING = 8
 _TITLE_ARGUMENT = re.compile(r"\s*\[\s*#([1-9])\s*\]")
 _SECTIONING = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph")
 # How far the paper's own macros are expanded: deep enough for a macro that calls another,
@@ -511,7 +512,7 @@ class Walker:
             self.display(env, text, pos)
             return pos
         wrapper = self.wrappers.get(env)
-        inner = wrapper.inner if wrapper else env
+        inner = self.unwrapped(env)
         kind = self.theorems.get(inner)
         if kind is None:
             if inner in PROOF_ENVS:
@@ -532,6 +533,16 @@ class Walker:
         opened = _Open(env, start, pos, src.path, self.seq, title_text or None, number, inner)
         self.stack.append(opened)
         return pos
+
+    def unwrapped(self, env: str) -> str:
+        """The environment `env` stands for, through wrappers of wrappers (a bounded number:
+        one that names itself ends there)."""
+        for _ in range(_MAX_WRAPPING):
+            wrapper = self.wrappers.get(env)
+            if wrapper is None or wrapper.inner == env:
+                break
+            env = wrapper.inner
+        return env
 
     def wrapper_arguments(
         self, text: str, wrapper: _Wrapper, pos: int
