@@ -148,8 +148,9 @@ signature, argument order and instance again, and changed:
   `.str f "_unsafe_rec"` with `f` a safe definition of the module;
 * `Lean.Option.set (opts : Options) (opt : Lean.Option α) (val : α)` —
   `src/Lean/Data/Options.lean`; `Lean.maxHeartbeats` (× 1000 by `Core.getMaxHeartbeats`; 0 = no
-  limit, as `Lean.Replay` passes 0) — `src/Lean/CoreM.lean`; `Lean.maxRecDepth` —
-  `src/Lean/Util/RecDepth.lean`, read by `CoreM`'s `withOptions`;
+  limit, as `src/LeanChecker/Replay.lean` (commit 7ba979c5…) sends `addDeclCore 0 d`;
+  `src/Lean/Replay.lean` passes `{}`, the default 200000) — `src/Lean/CoreM.lean`;
+  `Lean.maxRecDepth` — `src/Lean/Util/RecDepth.lean`, read by `CoreM`'s `withOptions`;
 * `Lean.Core.Context` (`fileName`, `fileMap`; every other field defaulted), `Lean.Core.State`
   (`env`; the rest defaulted), `Lean.Core.CoreM.toIO (x) (ctx) (s) : IO (α × State)` —
   `src/Lean/CoreM.lean` (commit facb6dca…), and the same two-field form
