@@ -148,8 +148,9 @@ signature, argument order and instance again, and changed:
   `.str f "_unsafe_rec"` with `f` a safe definition of the module;
 * `Lean.Option.set (opts : Options) (opt : Lean.Option α) (val : α)` —
   `src/Lean/Data/Options.lean`; `Lean.maxHeartbeats` (× 1000 by `Core.getMaxHeartbeats`; 0 = no
-  limit, as `Lean.Replay` passes 0) — `src/Lean/CoreM.lean`; `Lean.maxRecDepth` —
-  `src/Lean/Util/RecDepth.lean`, read by `CoreM`'s `withOptions`;
+  limit, as `src/LeanChecker/Replay.lean` (commit 7ba979c5…) sends `addDeclCore 0 d`;
+  `src/Lean/Replay.lean` passes `{}`, the default 200000) — `src/Lean/CoreM.lean`;
+  `Lean.maxRecDepth` — `src/Lean/Util/RecDepth.lean`, read by `CoreM`'s `withOptions`;
 * `Lean.Core.Context` (`fileName`, `fileMap`; every other field defaulted), `Lean.Core.State`
   (`env`; the rest defaulted), `Lean.Core.CoreM.toIO (x) (ctx) (s) : IO (α × State)` —
   `src/Lean/CoreM.lean` (commit facb6dca…), and the same two-field form
@@ -179,17 +180,33 @@ Syntax relied on, each also in the sources above: `let some x := e | alt` in `do
 a `mutual` block of `partial def`s (`Lean.Replay`), explicit `Inhabited` instances for the
 monads of the `partial def`s. No `[a:b]` range loop (the module-era sources write `a...b`).
 
-What the second reading could not confirm (each would show as a build error or in the
-real-Lean test, never as a wrong green):
+A third reading (issue 10, compile readiness) checked every name again and found no signature,
+argument order, field or instance at odds with the newest stored copies: `Environment.lean`'s
+newest (module-era, with `EffectiveImport` and `.ir` parts: `readModuleDataParts`,
+`OLeanLevel.adjustFileName`, `ModuleData`, `importModules`, `allImportedModuleNames`,
+`ofKernelEnv`, `Kernel.Environment.find?`, the `Kernel.Exception` constructors), a module-era
+`src/Lean/CoreM.lean` (commit 00675a04…: `Core.Context` needs only `fileName` and `fileMap`,
+`Core.State` only `env`, `CoreM.toIO (x) (ctx) (s) : IO (α × State)`, and `ImportM.runCoreM`
+uses the same two-field form), `NameMap.lean`'s newest (`@[expose] def NameSet :=
+Std.TreeSet …`, `ForIn` for any monad, its own `SDiff` writing `s.erase n`), `Attributes.lean`
+(`ParametricAttribute.ext`), `Message.lean` (`Kernel.Exception.toMessageData (e) (opts)`),
+`Init/Control/Id.lean`'s newest (`Id` still a `def`, so `((), s)` is a `StateM` result), and
+`Elab/PreDefinition/Basic.lean` in several copies (`addAndCompilePartialRec` always with
+`safety := .partial`). The old code generator's `_cstage`/`_spec_` constants, which would be
+`unsafe`, are not written by Lean after about v4.20 (a stored third-party checker's notes).
 
-* which stored revision is v4.33.0 itself; the newest stored copy of `src/Lean/CoreM.lean` in
-  the module era was not found, so `Core.Context`'s defaults rest on the older copy plus
-  module-era code using the same two-field form;
+What the second and third readings could not confirm (each would show as a build error or in
+the real-Lean test, never as a wrong green):
+
+* which stored revision is v4.33.0 itself;
 * `Kernel.Environment.addDeclCore`'s arity at v4.33.0: third-party code says it gained a
   `maxRecDepth` argument (`addDeclCore 0 0 decl`, "Lean v4.35.0-rc3", and "v4.33.1") passed by
   `Kernel.Environment.addDecl` from `maxRecDepth.get opts`, but no stored `AddDecl.lean` shows
   it. The judge calls only `addDecl`, whose signature is the same in every copy; `maxRecDepth`
-  in `kernelOptions` matters only where `addDecl` passes it on;
+  in `kernelOptions` matters only where `addDecl` passes it on (a stored third-party review
+  quotes v4.33.1's and v4.35.0-rc2's `AddDecl.lean` doing so, "as its stack budget"); which
+  `Kernel.Exception` a depth overrun raises is not shown: if not `deepRecursion`, it reads as
+  `rejected` rather than `budget`, red either way;
 * that v4.33.0's recursion compiler still emits `f._unsafe_rec` (if it does not, nothing is
   skipped); the example `Submissions/S001/CarolRecursive` exercises it in the real-Lean test;
 * how Lean's built-in pretty printer renders terms without any extension state (without
