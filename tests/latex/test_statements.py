@@ -221,6 +221,9 @@ def test_environments_that_wrap_a_theorem_are_statements_numbered_as_latex_does(
     assert (statements["lem:named"].kind, statements["lem:named"].title) == ("lemma", "Named")
     assert statements["thm:untitled"].title is None
     assert "Not a statement." not in {s.text for s in statements.values()}
+    # `namedlemma`'s label is its first argument, given to `\\label{#1}` in its opening code
+    assert statements["lem:named"].text == "A named lemma."
+    assert read_statements(PAPERS / "wrappers" / "wrappers.tex").dangling_uses() == []
 
 
 def test_a_wrapper_redefined_to_open_nothing_is_no_longer_a_statement(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ the numbered displays that step `equation` (a theorem may share its counter). De
 made through the paper's own macros (`\\newcommand{\\mythm}[2]{\\newtheorem{#1}{#2}}`,
 `\\def`, `\\NewDocumentCommand`) are expanded where the macro is used; an environment of the
 paper's own whose opening code begins a theorem-like one or a proof (`\\newenvironment`) stands
-for it, its `[#k]` argument the title (a `\\label` inside the opening code is not seen).
+for it, its `[#k]` argument the title and its `\\label{#k}` one the label.
 Local packages (`\\usepackage{macros}` with `macros.sty` beside the paper) are read for
 declarations only.
 `\\IfFileExists` / `\\InputIfFileExists` take the branch TeX would take. An `\\input` whose
@@ -56,6 +56,7 @@ _DEF_PARAMETERS = re.compile(r"[^{}\\]{0,80}(?=\{)")
 _BEGUN = re.compile(r"\\begin\s*\{([^{}]+)\}")
 _MAX_WRAPPING = 8
 _TITLE_ARGUMENT = re.compile(r"\s*\[\s*#([1-9])\s*\]")
+_LABEL_ARGUMENT = re.compile(r"\\label\s*\{\s*#([1-9])\s*\}")
 _SECTIONING = ("part", "chapter", "section", "subsection", "subsubsection", "paragraph")
 # How far the paper's own macros are expanded: deep enough for a macro that calls another,
 # bounded so a macro that calls itself (twice, each time) cannot stall the reader.
@@ -74,6 +75,7 @@ class _Open:
     title: str | None = None
     number: str | None = None
     kind: str | None = None  # the theorem-like environment it stands for, when a wrapper
+    label: str | None = None  # the label a wrapper's opening code gives it
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class _Wrapper:
     inner: str  # the environment its opening code begins
     arguments: str  # one letter per argument: o (the optional first, with a default) or m
     title: int | None  # which argument the inner environment's `[title]` is, if any
+    label: int | None  # which argument its opening code's `\\label{#k}` is, if any
 
 
 @dataclass(frozen=True)
@@ -407,8 +410,12 @@ class Walker:
         n = int(written) if len(written) == 1 and written in "123456789" else 0
         arguments = ("o" if default else "m") + "m" * (n - 1) if n else ""
         title = _TITLE_ARGUMENT.match(opening[0], begun.end())
+        label = _LABEL_ARGUMENT.search(opening[0], begun.end())
         self.wrappers[name] = _Wrapper(
-            begun.group(1).strip(), arguments, int(title.group(1)) if title else None
+            begun.group(1).strip(),
+            arguments,
+            int(title.group(1)) if title else None,
+            int(label.group(1)) if label else None,
         )
         return pos
 
@@ -519,18 +526,25 @@ class Walker:
                 pos = self.wrapper_arguments(text, wrapper, pos)[1] if wrapper else pos
                 self.stack.append(_Open(env, start, pos, src.path, seq=0, kind=inner))
             return pos
+        label = None
         if wrapper is None:
             title = read_optional(text, pos)
             pos = title[1] if title is not None else pos
         else:
-            title, pos = self.wrapper_arguments(text, wrapper, pos)
+            given, pos = self.wrapper_arguments(text, wrapper, pos)
+            title = _nonblank(given, wrapper.title)
+            label_arg = _nonblank(given, wrapper.label)
+            label = label_arg[0].strip() if label_arg else None
+            self.labels.update({label} if label else ())
         number = None
         if kind.counter is not None:
             self.counters.step(kind.counter)
             number = self.counters.the(kind.counter)
         title_text = as_typeset(_visible_arg(src, title)) if title else None
         self.seq += 1
-        opened = _Open(env, start, pos, src.path, self.seq, title_text or None, number, inner)
+        opened = _Open(
+            env, start, pos, src.path, self.seq, title_text or None, number, inner, label
+        )
         self.stack.append(opened)
         return pos
 
@@ -546,18 +560,17 @@ class Walker:
 
     def wrapper_arguments(
         self, text: str, wrapper: _Wrapper, pos: int
-    ) -> tuple[tuple[str, int] | None, int]:
-        """Read a wrapper's arguments after `\\begin{name}`: the one its inner environment
-        takes as a title (None when it takes none, or it was not given) and where they end."""
-        title = None
+    ) -> tuple[dict[int, tuple[str, int]], int]:
+        """Read a wrapper's arguments after `\\begin{name}`: each one given, by its number
+        (`#k`), and where they end."""
+        arguments = {}
         for index, kind in enumerate(wrapper.arguments, start=1):
             given = read_optional(text, pos) if kind == "o" else read_group(text, pos)
             if given is None:
                 continue  # an optional argument left out, or a malformed one
             pos = given[1]
-            if index == wrapper.title and given[0].strip():
-                title = given
-        return title, pos
+            arguments[index] = given
+        return arguments, pos
 
     def display(self, env: str, text: str, body: int) -> None:
         """Step `equation` as LaTeX does for a numbered display: once, or once per row."""
@@ -611,7 +624,7 @@ class Walker:
     def statement(self, src: _FileText, opened: _Open, stop: int, after: int) -> Statement:
         structural = src.masked.structural[opened.body : stop]
         meta = marks_in(structural)
-        label = marks_in(own_part(structural)).label
+        label = marks_in(own_part(structural)).label or opened.label
         return Statement(
             kind=opened.kind or opened.env,
             number=opened.number,
@@ -709,6 +722,12 @@ _DECLARATION_HANDLERS = frozenset(
         "newenvironment", "renewenvironment",
     }
 )  # fmt: skip
+
+
+def _nonblank(arguments: dict[int, tuple[str, int]], which: int | None) -> tuple[str, int] | None:
+    """Argument `which` of those given, unless it was not given or is blank."""
+    given = arguments.get(which) if which is not None else None
+    return given if given is not None and given[0].strip() else None
 
 
 def _macro_name(text: str, i: int) -> tuple[str | None, int]:
