@@ -430,25 +430,8 @@ class Walker:
 
     def expand(self, src: _FileText, macro: _Macro, end: int) -> int:
         """Read the macro's arguments after `end`, then what its body declares with them."""
-        text = src.masked.structural
-        values: list[str] = []
-        pos = end
-        for kind in macro.arguments:
-            if kind == "o":
-                optional = read_optional(text, pos)
-                values.append(optional[0] if optional else (macro.default or ""))
-                pos = optional[1] if optional else pos
-                continue
-            group = read_group(text, pos)
-            if group is not None:
-                values.append(group[0])
-                pos = group[1]
-                continue
-            token = _CONTROL_NAME.match(text, pos)
-            if token is None:
-                break
-            values.append(token.group().strip())
-            pos = token.end()
+        read, pos = _read_arguments(src.masked.structural, end, macro.arguments)
+        values = [(macro.default or "") if given is None else given[0] for given in read]
         self.expansions += 1
         if self.depth >= _MAX_MACRO_DEPTH or self.expansions > _MAX_EXPANSIONS:
             return pos
@@ -523,7 +506,7 @@ class Walker:
         kind = self.theorems.get(inner)
         if kind is None:
             if inner in PROOF_ENVS:
-                pos = self.wrapper_arguments(text, wrapper, pos)[1] if wrapper else pos
+                pos = _read_arguments(text, pos, wrapper.arguments)[1] if wrapper else pos
                 self.stack.append(_Open(env, start, pos, src.path, seq=0, kind=inner))
             return pos
         label = None
@@ -531,7 +514,8 @@ class Walker:
             title = read_optional(text, pos)
             pos = title[1] if title is not None else pos
         else:
-            given, pos = self.wrapper_arguments(text, wrapper, pos)
+            read, pos = _read_arguments(text, pos, wrapper.arguments)
+            given = {number: arg for number, arg in enumerate(read, start=1) if arg is not None}
             title = _nonblank(given, wrapper.title)
             label_arg = _nonblank(given, wrapper.label)
             label = label_arg[0].strip() if label_arg else None
@@ -557,20 +541,6 @@ class Walker:
                 break
             env = wrapper.inner
         return env
-
-    def wrapper_arguments(
-        self, text: str, wrapper: _Wrapper, pos: int
-    ) -> tuple[dict[int, tuple[str, int]], int]:
-        """Read a wrapper's arguments after `\\begin{name}`: each one given, by its number
-        (`#k`), and where they end."""
-        arguments = {}
-        for index, kind in enumerate(wrapper.arguments, start=1):
-            given = read_optional(text, pos) if kind == "o" else read_group(text, pos)
-            if given is None:
-                continue  # an optional argument left out, or a malformed one
-            pos = given[1]
-            arguments[index] = given
-        return arguments, pos
 
     def display(self, env: str, text: str, body: int) -> None:
         """Step `equation` as LaTeX does for a numbered display: once, or once per row."""
@@ -722,6 +692,23 @@ _DECLARATION_HANDLERS = frozenset(
         "newenvironment", "renewenvironment",
     }
 )  # fmt: skip
+
+
+def _read_arguments(text: str, pos: int, kinds: str) -> tuple[list[tuple[str, int] | None], int]:
+    """The arguments after `pos`, one letter of `kinds` each (`o`: an optional `[…]`, None
+    when left out; `m`: a `{…}` group or a single token), each with the index after it, and
+    where they end. Reading stops at a mandatory argument that is neither."""
+    read: list[tuple[str, int] | None] = []
+    for kind in kinds:
+        given = read_optional(text, pos) if kind == "o" else read_group(text, pos)
+        if given is None and kind != "o":
+            token = _CONTROL_NAME.match(text, pos)
+            if token is None:
+                break
+            given = (token.group().strip(), token.end())
+        read.append(given)
+        pos = given[1] if given is not None else pos
+    return read, pos
 
 
 def _nonblank(arguments: dict[int, tuple[str, int]], which: int | None) -> tuple[str, int] | None:
