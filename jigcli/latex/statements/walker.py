@@ -386,21 +386,10 @@ class Walker:
         """`\\newenvironment{name}[n][default]{opening}{closing}`: a wrapper when its
         opening code begins a theorem-like environment or a proof (looked up when used, so
         one declared later counts)."""
-        text = src.masked.structural
-        group = read_group(text, end)
-        if group is None:
-            return end
-        name, pos = group[0].strip(), group[1]
-        count = read_optional(text, pos)
-        pos = count[1] if count else pos
-        default = read_optional(text, pos) if count else None
-        pos = default[1] if default else pos
-        opening = read_group(text, pos)
-        if opening is None:
-            return pos
-        pos = opening[1]
-        closing = read_group(text, pos)
-        pos = closing[1] if closing else pos
+        read, pos = _read_arguments(src.masked.structural, end, "moomm")
+        if len(read) < 4 or read[0] is None or read[3] is None:
+            return pos  # malformed: nothing declared
+        name, count, default, opening = read[0][0].strip(), read[1], read[2], read[3]
         begun = _BEGUN.search(opening[0])
         if begun is None:
             self.wrappers.pop(name, None)  # redefined as something that opens nothing
