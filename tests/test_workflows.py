@@ -4,11 +4,11 @@ CI)."""
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -24,11 +24,11 @@ from jigcli.cli import app
 REPO = Path(__file__).resolve().parent.parent
 WORKFLOWS = REPO / ".github" / "workflows"
 ACTION = REPO / ".github" / "actions" / "lean-setup" / "action.yml"
-FILES = [WORKFLOWS / "verify.yml", WORKFLOWS / "statement.yml", ACTION]
+FILES = [WORKFLOWS / "verify.yml", ACTION]
+SAMPLE_COMMIT = "0123456789abcdef0123456789abcdef01234567"
 # What a `${{ … }}` expression stands for when a run line is parsed here.
 SAMPLE_EXPRESSIONS = {
     "matrix.shard": "2",
-    "github.event.pull_request.base.sha": "0123456789abcdef0123456789abcdef01234567",
     "inputs.submission": "Submissions/S001/AliceDirect.json",
     "inputs.statement_id": "S001",
 }
@@ -52,11 +52,6 @@ def verify() -> dict[Any, Any]:
     return load(WORKFLOWS / "verify.yml")
 
 
-@pytest.fixture(scope="module")
-def statement() -> dict[Any, Any]:
-    return load(WORKFLOWS / "statement.yml")
-
-
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_the_file_loads_as_yaml_with_its_required_keys(path):
     document = load(path)
@@ -70,16 +65,18 @@ def test_the_file_loads_as_yaml_with_its_required_keys(path):
 
 def test_verify_runs_on_pull_requests_pushes_to_main_and_dispatch(verify):
     on = triggers(verify)
-    assert "pull_request" in on
+    # the base's workflow, not the pull request's, and no path filter: every one is guarded
+    assert "pull_request_target" in on and on["pull_request_target"] is None
+    assert "pull_request" not in on
     assert on["push"]["branches"] == ["main"]
     inputs = on["workflow_dispatch"]["inputs"]
     assert {"statement_id", "submission", "ref"} <= set(inputs)
     assert inputs["statement_id"]["required"] and inputs["submission"]["required"]
 
 
-def test_every_verify_job_is_capped_at_20_minutes_with_jigs_budget_at_15(verify):
+def test_every_lean_job_is_capped_at_20_minutes_with_jigs_budget_at_15(verify):
     assert int(verify["env"]["JIG_BUDGET_SEC"]) == 15 * 60
-    for job in verify["jobs"].values():
+    for job in (verify["jobs"]["selftest"], verify["jobs"]["dispatch"]):
         assert job["timeout-minutes"] == 20
         jig_steps = [s for s in job["steps"] if "jig " in s.get("run", "")]
         assert jig_steps and all('--timeout "$JIG_BUDGET_SEC"' in s["run"] for s in jig_steps)
@@ -236,9 +233,20 @@ def test_the_lean_setup_fetches_the_mathlib_cache_and_never_builds_it():
     runs = "\n".join(step.get("run", "") for step in steps)
     assert "elan-init.sh" in runs and "lean-toolchain" in runs
     assert "lake exe cache get" in runs and "lake build" not in runs
-    [cache] = [s for s in steps if s.get("uses", "").startswith("actions/cache@")]
-    assert "hashFiles('lean-toolchain', 'lake-manifest.json')" in cache["with"]["key"]
+    [restore] = [s for s in steps if s.get("uses", "").startswith("actions/cache/restore@")]
+    assert "hashFiles('lean-toolchain', 'lake-manifest.json')" in restore["with"]["key"]
     assert "bubblewrap" in runs and "pip install -e ." in runs
+
+
+def test_the_mathlib_cache_is_saved_right_after_it_is_fetched_whatever_the_job_does_later():
+    steps = load(ACTION)["runs"]["steps"]
+    [get] = [s for s in steps if s.get("run") == "lake exe cache get"]
+    restore, save = steps[steps.index(get) - 1], steps[steps.index(get) + 1]
+    assert restore["uses"].startswith("actions/cache/restore@")
+    assert save["uses"].startswith("actions/cache/save@")
+    assert save["with"] == restore["with"]  # the same path under the same key
+    assert save["if"] == f"steps.{restore['id']}.outputs.cache-hit != 'true'"
+    assert not any(s.get("uses", "").startswith("actions/cache@") for s in steps)
 
 
 def test_the_lean_setup_lets_bubblewrap_create_its_namespaces():
@@ -247,30 +255,194 @@ def test_the_lean_setup_lets_bubblewrap_create_its_namespaces():
     assert runs.index("apt-get install -y -qq bubblewrap") < runs.index("bwrap --")
 
 
-@pytest.mark.parametrize(
-    "guarded",
-    [
-        "Statements/S001.lean",
-        "Certificates/C001/checker.py",
-        "Verify/Judge.lean",
-        "Verify/Judge/Replay.lean",
-        "lakefile.toml",
-        "lake-manifest.json",
-        "lean-toolchain",
-    ],
+# -- a pull request is judged by the base's jig --------------------------------------------------
+
+
+def checkouts(job: dict[str, Any]) -> list[dict[str, Any]]:
+    return [s for s in job["steps"] if s.get("uses", "").startswith("actions/checkout@")]
+
+
+@pytest.mark.parametrize("job", ["guard", "selftest"])
+def test_a_pull_request_job_runs_the_bases_side_with_the_head_beside_it_as_data(verify, job):
+    steps = verify["jobs"][job]["steps"]
+    trusted, head = checkouts(verify["jobs"][job])
+    # pull_request_target's github.sha is the base branch's commit; a push's, the pushed one
+    assert trusted["with"] == {"ref": "${{ github.sha }}", "persist-credentials": False}
+    assert steps.index(trusted) == 0
+    assert head["with"]["path"] == "head" and head["with"]["persist-credentials"] is False
+    assert head["with"]["ref"] == "${{ github.event.pull_request.head.sha || github.sha }}"
+    assert head["with"]["fetch-depth"] == 0  # the merge base must be there
+    runs = [step.get("run", "") for step in steps[steps.index(head) :]]
+    assert all("pip install" not in run for run in runs), "nothing of the head is installed"
+
+
+def test_the_guard_runs_the_bases_pose_check_on_the_head(verify):
+    job = verify["jobs"]["guard"]
+    assert job["if"] == "github.event_name != 'workflow_dispatch'"
+    [step] = [s for s in job["steps"] if "pose check" in s.get("run", "")]
+    assert "jig pose check --root head --base" in step["run"]
+    assert "scripts/pull_request.py base --head head" in step["run"]
+
+
+def test_the_selftest_waits_for_the_guard_and_takes_only_what_a_pull_request_may_bring(verify):
+    job = verify["jobs"]["selftest"]
+    assert job["needs"] == "guard"
+    steps = job["steps"]
+    [take] = [s for s in steps if "pull_request.py take" in s.get("run", "")]
+    [setup] = [s for s in steps if s.get("uses") == "./.github/actions/lean-setup"]
+    [selftest] = [s for s in steps if s.get("run", "").startswith("jig selftest")]
+    # the Mathlib cache is saved by the set-up, before any byte of the head is here
+    assert steps.index(setup) < steps.index(checkouts(job)[1]) < steps.index(take)
+    assert steps.index(take) < steps.index(selftest)
+    assert take["run"].rstrip().endswith("rm -rf head")
+
+
+def test_pull_request_runs_cancel_their_predecessors_and_a_dispatch_never(verify):
+    concurrency = verify["concurrency"]
+    assert concurrency["cancel-in-progress"] == "${{ github.event_name == 'pull_request_target' }}"
+    group = " ".join(concurrency["group"].split())
+    assert "github.event_name == 'workflow_dispatch' && github.run_id" in group
+    assert "github.event.pull_request.number" in group
+
+
+def test_the_run_is_named_after_the_submission(verify):
+    name = " ".join(verify["run-name"].split())
+    assert "inputs.submission" in name and "inputs.statement_id" in name
+    assert "github.event.pull_request.number" in name
+
+
+def test_the_token_can_only_read(verify):
+    assert verify["permissions"] == {"contents": "read"}
+    assert all("permissions" not in job for job in verify["jobs"].values())
+    for job in verify["jobs"].values():
+        for checkout in checkouts(job):
+            assert checkout["with"]["persist-credentials"] is False
+
+
+# The reviewed main the pull request is based on: this repo's own trusted files.
+SEED = (
+    "lakefile.toml",
+    "lake-manifest.json",
+    "lean-toolchain",
+    "Statements/S001.lean",
+    "Verify/Judge.lean",
+    "Commons/Basic.lean",
+    "jigcli/pose/check.py",
+    ".github/workflows/verify.yml",
+    "Submissions/S001/AliceDirect.json",
+    "Submissions/S001/AliceDirect.lean",
 )
-def test_every_file_pose_check_guards_triggers_the_statement_workflow(statement, guarded):
-    filters = triggers(statement)["pull_request"]["paths"]
-    assert any(fnmatch.fnmatchcase(guarded, pattern) for pattern in filters), guarded
+# What a head that wants its loosened statement to pass would also rewrite: the guard itself
+# (it leaves a mark if it is ever imported), the workflow, the judge.
+HEAD_GUARD = """import pathlib
+pathlib.Path({mark!r}).touch()
+def _is_protected(path):
+    return False
+"""
 
 
-def test_statement_checks_write_once_against_the_pull_request_base(statement):
-    on = triggers(statement)
-    assert set(on["pull_request"]["paths"]) >= {"Statements/**", "Certificates/**"}
-    job = next(iter(statement["jobs"].values()))
-    assert job["steps"][0]["with"]["fetch-depth"] == 0  # the base commit must be there
-    runs = [s.get("run", "") for s in job["steps"]]
-    assert 'jig pose check --base "${{ github.event.pull_request.base.sha }}"' in runs
+def _git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", *args], cwd=cwd, capture_output=True, text=True, check=True, timeout=60
+    )
+    return done.stdout.strip()
+
+
+def _pull_request(tmp_path: Path, changes: dict[str, str]) -> tuple[str, Path]:
+    """Make origin's main from SEED and a pull request's head with `changes`; check them out
+    as the workflow does: the trusted side in `work/` (here, this repo's scripts), the head
+    into `work/head`. Return (the base commit, the workspace)."""
+    origin = tmp_path / "origin"
+    for rel in SEED:
+        (origin / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(REPO / rel, origin / rel)
+    _git(origin, "init", "-q", "-b", "main")
+    _git(origin, "config", "user.email", "t@example.com")
+    _git(origin, "config", "user.name", "t")
+    _git(origin, "add", "-A")
+    _git(origin, "commit", "-q", "-m", "reviewed")
+    base = _git(origin, "rev-parse", "HEAD")
+    _git(origin, "checkout", "-q", "-b", "pr")
+    for rel, text in changes.items():
+        (origin / rel).parent.mkdir(parents=True, exist_ok=True)
+        (origin / rel).write_text(text, encoding="utf-8")
+    _git(origin, "add", "-A")
+    _git(origin, "commit", "-q", "-m", "the pull request")
+    head_commit = _git(origin, "rev-parse", "HEAD")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "scripts").symlink_to(REPO / "scripts")
+    _git(tmp_path, "clone", "-q", str(origin), str(work / "head"))
+    _git(work / "head", "checkout", "-q", "--detach", head_commit)
+    return base, work
+
+
+def _run_step(verify, job: str, needle: str, work: Path, base: str):
+    [step] = [s for s in verify["jobs"][job]["steps"] if needle in s.get("run", "")]
+    expressions = {"github.event.pull_request.base.sha || github.event.before": base}
+    env = {
+        name: re.sub(r"\$\{\{(.*?)\}\}", lambda m: expressions[m[1].strip()], value)
+        for name, value in step["env"].items()
+    }
+    bin_dir = work.parent / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    (bin_dir / "python").symlink_to(sys.executable)
+    # the base's jig: the one installed from this checkout, never anything under head/
+    jig = Path(sys.executable).parent / "jig"
+    (bin_dir / "jig").symlink_to(jig)
+    path = f"{bin_dir}:{os.environ['PATH']}"
+    return _bash(step["run"], work, {**env, "PATH": path, "HOME": str(work.parent)})
+
+
+LOOSENED = "abbrev statement : Prop := True"
+
+
+def test_a_pull_request_rewriting_the_guard_the_workflow_and_the_judge_is_refused(verify, tmp_path):
+    mark = tmp_path / "the heads guard ran"
+    statement = (REPO / "Statements/S001.lean").read_text(encoding="utf-8")
+    loosened = re.sub(r"abbrev statement : Prop :=[^\n]*", LOOSENED, statement)
+    assert loosened != statement
+    base, work = _pull_request(
+        tmp_path,
+        {
+            "Statements/S001.lean": loosened,
+            "jigcli/pose/check.py": HEAD_GUARD.format(mark=str(mark)),
+            ".github/workflows/verify.yml": "name: verify\non: push\njobs: {}\n",
+            "Verify/Judge.lean": "-- says green to everything\n",
+        },
+    )
+    ran = _run_step(verify, "guard", "pose check", work, base)
+    said = ran.stdout + ran.stderr
+    assert ran.returncode == 1, said
+    assert re.search(r"Statements/S001\.lean: .*changed since", said), said
+    assert re.search(r"Verify/Judge\.lean: .*changed since", said), said
+    assert not mark.exists(), "the head's own guard ran"
+
+
+def test_a_pull_request_that_only_submits_passes_the_guard(verify, tmp_path):
+    base, work = _pull_request(tmp_path, {"Submissions/S001/Dana.lean": "-- a proof\n"})
+    ran = _run_step(verify, "guard", "pose check", work, base)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "all hold" in ran.stdout
+
+
+def test_the_selftest_takes_the_heads_submission_but_keeps_the_bases_statement(verify, tmp_path):
+    statement = (REPO / "Statements/S001.lean").read_text(encoding="utf-8")
+    base, work = _pull_request(
+        tmp_path,
+        {
+            "Statements/S001.lean": LOOSENED + "\n",
+            "Verify/Judge.lean": "-- says green to everything\n",
+            "Submissions/S001/Dana.lean": "-- a proof\n",
+        },
+    )
+    (work / "Statements").mkdir()
+    (work / "Statements/S001.lean").write_text(statement, encoding="utf-8")
+    ran = _run_step(verify, "selftest", "pull_request.py take", work, base)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert (work / "Submissions/S001/Dana.lean").read_text() == "-- a proof\n"
+    assert (work / "Statements/S001.lean").read_text(encoding="utf-8") == statement
+    assert not (work / "Verify").exists() and not (work / "head").exists()
 
 
 # -- every jig command line parses against the typer app --------------------------------------
@@ -284,6 +456,9 @@ def jig_invocations() -> Iterator[tuple[str, list[str]]]:
         for step in _steps(document):
             script = step.get("run", "")
             values = {**env, **{k: str(v) for k, v in (step.get("env") or {}).items()}}
+            # a variable the script sets itself (`base="$(…)"`) stands for a commit id
+            assigned = re.findall(r"^\s*(\w+)=", script, flags=re.MULTILINE)
+            values |= {name: SAMPLE_COMMIT for name in assigned}
             for line in _commands(script):
                 if line.split()[0] == "jig":
                     yield f"{path.name}: {line[:60]}", shlex.split(_expand(line, values))[1:]
