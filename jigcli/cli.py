@@ -433,11 +433,23 @@ def verifiers(json_out: JsonOpt = False, root: RootOpt = None) -> None:
 
 
 @app.command()
-def doctor(json_out: JsonOpt = False, root: RootOpt = None) -> None:
-    """What this machine has: Lean and its pins, sandbox routes, TeX engines."""
+def doctor(
+    verifiers: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[VERIFIER]...",
+            help="Exit 0 when these can run here (default: the verifiers the repo switches on), "
+            "e.g. `jig doctor submission` for certificate work.",
+        ),
+    ] = None,
+    json_out: JsonOpt = False,
+    root: RootOpt = None,
+) -> None:
+    """What this machine has: Lean and its pins, sandbox routes, TeX engines, and which
+    verifiers can run here."""
     from jigcli.commands import doctor as command
 
-    _done(command.run(as_json=json_out, root=_root(root)))
+    _done(command.run(as_json=json_out, root=_root(root), verifiers=verifiers))
 
 
 def main() -> None:

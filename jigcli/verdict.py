@@ -14,6 +14,13 @@ from typing import Any
 
 SCHEMA = "conject.verdict.v1"
 
+# Exit codes of the commands that decide: 0 green, 1 red, 2 a usage error (`jigcli.errors`),
+# 3 a bug in jig, and 4 "not checked here": this machine lacks what the check needs (Lean, a
+# sandbox). That verdict stays red, so CI fails either way, but a script can tell it apart
+# from a wrong proof and a person is told what to install rather than that they erred.
+EXIT_NOT_CHECKED = 4
+NOT_CHECKED_REASONS = frozenset({"toolchain_missing", "sandbox_unavailable"})
+
 
 @dataclass(frozen=True)
 class Reason:
@@ -227,8 +234,15 @@ class Verdict:
         return self.verdict == "green"
 
     @property
+    def checked_here(self) -> bool:
+        """False when this machine could not run the check at all (no Lean, no sandbox)."""
+        return self.reason not in NOT_CHECKED_REASONS
+
+    @property
     def exit_code(self) -> int:
-        return 0 if self.green else 1
+        if self.green:
+            return 0
+        return 1 if self.checked_here else EXIT_NOT_CHECKED
 
     # -- output ---------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -2,8 +2,12 @@
 
 Four sections, each reported by the part that owns it: Lean (`jigcli.lean.backend`), the
 sandbox of a submission's build (`jigcli.lean.build`), the certificate sandbox
-(`jigcli.certificates.isolation`), TeX (`jigcli.latex.compile`). Exit 0 only when all are
-ready; the report says, per section, what is missing.
+(`jigcli.certificates.isolation`), TeX (`jigcli.latex.compile`). Then, per verifier, whether
+this machine can run it and whether the repo switches it on. Exit 0 when every verifier asked
+about can run here: those named on the command line, else those the repo switches on (the
+built-in `compile` and `submission`, and what `jig.yaml`'s bundles add). `submission` can run
+when either of its kinds can (certificates need a sandbox, Lean proofs need Lean and a build
+sandbox); a kind that cannot is "not checked here", which `jig verify` says too (exit 4).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jigcli.console import emit_json, out
-from jigcli.errors import RepoNotFound
+from jigcli.errors import RepoNotFound, UsageError
 from jigcli.repo import Repo
 from jigcli.verdict import REASONS
 
@@ -28,8 +32,8 @@ NO_BUILD_SANDBOX = (
 NO_TEX = "no pdflatex: install texlive-latex-base, texlive-latex-recommended and latexmk"
 
 
-def run(*, as_json: bool, root: Path | None) -> int:
-    report = gather(root)
+def run(*, as_json: bool, root: Path | None, verifiers: list[str] | None = None) -> int:
+    report = gather(root, verifiers)
     if as_json:
         emit_json(report)
     else:
@@ -37,8 +41,9 @@ def run(*, as_json: bool, root: Path | None) -> int:
     return 0 if report["ready"] else 1
 
 
-def gather(root: Path | None) -> dict[str, Any]:
-    """The whole report: one section per verifier family, and the problems to fix."""
+def gather(root: Path | None, asked: list[str] | None = None) -> dict[str, Any]:
+    """The whole report: one section per verifier family, each verifier's readiness, and the
+    problems to fix. `ready` covers the verifiers `asked` about (default: those switched on)."""
     from jigcli.certificates.isolation import describe as describe_sandbox
     from jigcli.latex.compile import describe as describe_tex
     from jigcli.lean.build import describe_for as describe_build
@@ -55,14 +60,85 @@ def gather(root: Path | None) -> dict[str, Any]:
         f"TeX: {NO_TEX}" if not tex["ready"] else None,
     ]
     found = [problem for problem in problems if problem]
+    verifiers = _verifiers(repo, lean, build, sandbox, tex)
+    _check_asked(asked, verifiers)
+    considered = [v for v in verifiers if (v["id"] in asked if asked else v["on"])]
     return {
         "lean": lean,
         "lean_build": build,
         "sandbox": sandbox,
         "tex": tex,
-        "ready": not found,
+        "verifiers": verifiers,
+        "asked": [v["id"] for v in considered],
+        "ready": all(v["runs"] for v in considered),
         "problems": found,
     }
+
+
+def _verifiers(
+    repo: Repo | None,
+    lean: dict[str, Any],
+    build: dict[str, Any],
+    sandbox: dict[str, Any],
+    tex: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """Per registered verifier: switched on for this repo, can it run here, and what it lacks."""
+    on = _switched_on(repo)
+    lean_proofs = bool(lean["ready"]) and build["route"] is not None
+    certificates = sandbox["chosen"] is not None
+    lean_needs = f"{lean.get('problem') or NO_BUILD_SANDBOX}. {GET_LEAN}"
+    rows = [
+        ("compile", bool(tex["ready"]), {}, NO_TEX),
+        ("lean", bool(lean["ready"]), {}, lean_needs),
+        ("audit", True, {}, None),
+        (
+            "submission",
+            lean_proofs or certificates,
+            {"certificate": certificates, "lean": lean_proofs},
+            "; ".join(
+                need
+                for need, missing in (
+                    (f"certificates: {NO_SANDBOX}", not certificates),
+                    (f"Lean proofs: {lean_needs}", not lean_proofs),
+                )
+                if missing
+            )
+            or None,
+        ),
+    ]
+    return [
+        {
+            "id": name,
+            "on": name in on,
+            "runs": runs,
+            "kinds": kinds,
+            "needs": None if runs and all(kinds.values()) else needs,
+        }
+        for name, runs, kinds, needs in rows
+    ]
+
+
+def _switched_on(repo: Repo | None) -> set[str]:
+    """The built-in verifiers, and those the repo's `jig.yaml` bundles switch on."""
+    from jigcli.verifiers.bundles import BundleError, enabled_verifiers
+    from jigcli.verifiers.registry import all_verifiers
+
+    built_in = {spec.id for spec in all_verifiers() if spec.bundle is None}
+    if repo is None:
+        return built_in
+    try:
+        return built_in | enabled_verifiers(repo.root)
+    except BundleError:  # `jig verifiers` says what is wrong with jig.yaml; doctor goes on
+        return built_in
+
+
+def _check_asked(asked: list[str] | None, verifiers: list[dict[str, Any]]) -> None:
+    known = [v["id"] for v in verifiers]
+    unknown = [name for name in asked or [] if name not in known]
+    if unknown:
+        raise UsageError(
+            f"{unknown[0]!r} is not a verifier; name one of {', '.join(known)} (or none)."
+        )
 
 
 def _repo(root: Path | None) -> Repo | None:
@@ -144,7 +220,23 @@ def _show(report: dict[str, Any]) -> None:
     console.print(f"[bold]TeX[/] (builder: {escape(report['tex']['builder'])})")
     for name, program in report["tex"]["programs"].items():
         row(program["path"] is not None, name, program["version"] or "not found")
+    _show_verifiers(report, row)
     if report["ready"]:
-        console.print("[green]Ready.[/]")
+        console.print(f"[green]Ready[/] for {escape(', '.join(report['asked']))}.")
     for problem in report["problems"]:
         console.print(f"[bold]Missing:[/] {escape(problem)}")
+
+
+def _show_verifiers(report: dict[str, Any], row: Any) -> None:
+    console = out()
+    console.print("[bold]Verifiers[/] (● runs here, ○ not checked here)")
+    for verifier in report["verifiers"]:
+        state = "on" if verifier["on"] else "off for this repo"
+        kinds = verifier["kinds"]
+        if kinds and verifier["runs"] and not all(kinds.values()):
+            only = ", ".join(kind for kind, runs in kinds.items() if runs)
+            lacking = ", ".join(kind for kind, runs in kinds.items() if not runs)
+            state += f"; runs here for {only}; {lacking}: not checked here (see Missing)"
+        elif not verifier["runs"]:
+            state += "; cannot run here (see Missing)"
+        row(verifier["runs"], verifier["id"], state)

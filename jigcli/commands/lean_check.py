@@ -4,7 +4,8 @@ per statement (`jigcli.paper.lean_check`).
 One line per statement, `--json` one document (`jigcli.render.lean_check` says what each
 holds); `--graph FILE` writes the dependency graph (DOT, or JSON for a `.json` name).
 `--watch` checks again each time the paper's sources or its Lean files settle; Ctrl-C ends it,
-with the last check's exit code. Exit 0 only when every statement is ok.
+with the last check's exit code. Exit 0 only when every statement is ok; 4 when Lean is not
+set up here and nothing else is wrong ("not checked here"); 1 otherwise.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def run(file: Path, *, as_json: bool, watch: bool, graph: Path | None = None) ->
     _show(report, as_json)
     if graph is not None:
         render.write_graph(report, graph)
-    return 0 if report.ok else 1
+    return report.exit_code
 
 
 def _show(report: Report, as_json: bool) -> None:
@@ -50,7 +51,7 @@ def _watch(file: Path, graph: Path | None) -> int:
             err().print("Re-checking…", style="dim")
         report = check(file)
         latest[:] = [report]
-        return Checked(0 if report.ok else 1, lambda: _show_and_graph(report, graph))
+        return Checked(report.exit_code, lambda: _show_and_graph(report, graph))
 
     return check_on_every_edit(recheck, lambda: watched_files(latest[0]))
 

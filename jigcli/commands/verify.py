@@ -1,4 +1,5 @@
-"""`jig verify MANIFEST`: one submission, Lean or certificate; exit 0 green, 1 red, 2 usage.
+"""`jig verify MANIFEST`: one submission, Lean or certificate; exit 0 green, 1 red, 2 usage,
+4 not checked here (no Lean or no sandbox on this machine; the verdict file says red).
 
 Under GitHub Actions (`GITHUB_STEP_SUMMARY` set) the verdict and its checks are also
 appended to the job summary as a Markdown table.
@@ -32,17 +33,11 @@ def run(
     allow_no_netns: bool,
     root: Path | None,
 ) -> int:
-    if manifest.is_dir():
-        raise UsageError(
-            f"{manifest} is a folder; pass one submission's .json "
-            f"(jig selftest {manifest} checks every example in it)."
-        )
-    if not manifest.is_file():
-        raise UsageError(f"{manifest}: no such manifest; pass the path of a submission's .json.")
+    _check_manifest_argument(manifest)
     if lane not in LANES:
         raise UsageError(f"--lane {lane!r} is not a lane; use {' or '.join(LANES)}.")
-    if out is not None and out.is_dir():
-        raise UsageError(f"{out} is a folder; pass --out the path of a file to write.")
+    if out is not None:
+        _check_out(out)
     repo = _repo_for(manifest, root)
     try:  # where the judge's report is kept
         repo.check_work_folders("work")
@@ -60,6 +55,40 @@ def run(
     else:
         show(verdict)
     return verdict.exit_code
+
+
+# Files people pass where the manifest belongs: the proof, a witness, a paper.
+_NOT_MANIFESTS = (".lean", ".tex", ".pdf", ".witness", ".txt", ".olean")
+
+
+def _check_manifest_argument(manifest: Path) -> None:
+    """Refuse, before any work, an argument that cannot be a manifest, naming the right file."""
+    if manifest.is_dir():
+        raise UsageError(
+            f"{manifest} is a folder; pass one submission's .json "
+            f"(jig selftest {manifest} checks every example in it)."
+        )
+    if manifest.suffix in _NOT_MANIFESTS:
+        beside = manifest.with_suffix(".json")
+        hint = f"pass {beside}" if beside.is_file() else "pass the submission's manifest (.json)"
+        raise UsageError(f"{manifest} is not a manifest; {hint}, which names it.")
+    if not manifest.is_file():
+        raise UsageError(f"{manifest}: no such manifest; pass the path of a submission's .json.")
+
+
+def _check_out(out: Path) -> None:
+    """`--out` refused before the submission is verified, not after a long build."""
+    if out.is_symlink():
+        raise UsageError(
+            f"{out} is a symbolic link; jig does not write through one: pick another --out."
+        )
+    if out.is_dir():
+        raise UsageError(f"{out} is a folder; pass --out the path of a file to write.")
+    parent = out.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise UsageError(f"{parent} is not a folder; pick another --out.")
 
 
 def _repo_for(manifest: Path, root: Path | None) -> Repo:
@@ -89,7 +118,6 @@ def show(verdict: Verdict) -> None:
 
     from jigcli.display import one_line
     from jigcli.render.lines import mark
-    from jigcli.verifiers.registry import verdict_words, verifier_status
 
     def shown(text: object) -> str:  # a checker's words are data: one safe line, escaped
         return escape(one_line(text))
@@ -97,12 +125,7 @@ def show(verdict: Verdict) -> None:
     console = out()
     document = verdict.to_json()
     reason = document["reason"]
-    headline = f"{mark(verifier_status(VERIFIER, verdict.verdict))} " + escape(
-        verdict_words(VERIFIER, verdict.verdict)
-    )
-    if not verdict.green:
-        headline += escape(f": {reason} — {REASONS[reason].words}")
-    console.print(headline)
+    console.print(_headline(verdict, reason))
     subject = " · ".join(
         str(part) for part in (verdict.submission, verdict.statement_id, verdict.decl) if part
     )
@@ -120,3 +143,23 @@ def show(verdict: Verdict) -> None:
         console.print(f"[bold]Next:[/] {escape(document['next'])}")
     for label, path in verdict.evidence.items():
         console.print(f"[dim]{escape(label)}:[/] {shown(path)}")
+
+
+def _headline(verdict: Verdict, reason: str) -> str:
+    """The verdict's first line. A machine that could not run the check says so with the
+    pending mark: the verdict is red for CI, but nothing was found wrong with the submission."""
+    from rich.markup import escape
+
+    from jigcli.render.lines import mark
+    from jigcli.verifiers.registry import verdict_words, verifier_status
+
+    if not verdict.checked_here:
+        return f"{mark('pending')} " + escape(
+            f"Not checked here: {reason} — {REASONS[reason].words}"
+        )
+    headline = f"{mark(verifier_status(VERIFIER, verdict.verdict))} " + escape(
+        verdict_words(VERIFIER, verdict.verdict)
+    )
+    if not verdict.green:
+        headline += escape(f": {reason} — {REASONS[reason].words}")
+    return headline

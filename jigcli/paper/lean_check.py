@@ -31,6 +31,7 @@ from jigcli.latex.statements.model import Place, Statement
 from jigcli.paper import ledger as audit_ledger
 from jigcli.paper.lean_answers import LeanAnswer, Outcome, ask_lean
 from jigcli.paper.pairing import Pair, Paper, open_paper
+from jigcli.verdict import EXIT_NOT_CHECKED
 from jigcli.verifiers.contract import SEVERITY, Status
 
 NOT_FORMALIZED = "not formalized yet"
@@ -62,6 +63,21 @@ class Report:
     @property
     def ok(self) -> bool:
         return not self.missing and all(row.status == "ok" for row in self.rows)
+
+    @property
+    def exit_code(self) -> int:
+        """0 all proved; 4 when Lean is not set up here and nothing else is wrong (every
+        statement not ok is only waiting for Lean); 1 otherwise."""
+        if self.ok:
+            return 0
+        waiting = [row for row in self.rows if row.status != "ok"]
+        if (
+            self.not_set_up is not None
+            and not self.missing
+            and all(row.outcome.detail.endswith(NOT_CHECKED_HERE) for row in waiting)
+        ):
+            return EXIT_NOT_CHECKED
+        return 1
 
     @property
     def worst_status(self) -> Status:

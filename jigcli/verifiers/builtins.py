@@ -70,7 +70,10 @@ LEAN = VerifierSpec(
     failed={
         "unreachable": "Couldn't reach Lean; try again.",
         "too_big": "Too big for Lean to check within the time limit.",
-        "not_set_up": "Lean isn't set up here yet: install elan, then run lake exe cache get.",
+        "not_set_up": (
+            "Lean isn't set up here yet: put the paper in a Lake project that requires "
+            "Mathlib, install elan, then run lake exe cache get there."
+        ),
         "refused": "Lean refused to check this file.",
     },
     evidence="the Lean compiler's real output, and the declaration in the sibling .lean",

@@ -1,4 +1,5 @@
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -33,8 +34,48 @@ def test_doctor_json_reports_every_section_and_is_one_document():
 def test_doctor_names_what_is_missing_and_how_to_get_lean():
     report = json.loads(doctor("--json").stdout)
     if shutil.which("lake") is None:
-        assert not report["ready"]
         assert any(p.startswith("Lean:") and "elan" in p for p in report["problems"])
+
+
+def by_id(report):
+    return {row["id"]: row for row in report["verifiers"]}
+
+
+@pytest.mark.skipif(shutil.which("lake") is not None, reason="Lean is installed here")
+def test_without_lean_doctor_is_ready_for_certificate_work_and_says_lean_proofs_are_not():
+    done = doctor("--json")
+    report = json.loads(done.stdout)
+    submission = by_id(report)["submission"]
+    assert submission["kinds"] == {"certificate": True, "lean": False}
+    assert submission["runs"] and "Lean proofs:" in submission["needs"]
+    # this repo switches on the built-ins only: TeX and a sandbox are here, so it is ready
+    assert report["asked"] == ["compile", "submission"]
+    assert (report["ready"], done.returncode) == (True, 0)
+
+
+@pytest.mark.skipif(shutil.which("lake") is not None, reason="Lean is installed here")
+def test_doctor_asked_about_lean_exits_one_without_it_and_says_not_checked_here():
+    done = doctor("lean", env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 1
+    assert "○ lean             off for this repo; cannot run here (see Missing)" in done.stdout
+    assert "Missing: Lean:" in done.stdout
+
+
+def test_doctor_for_a_repo_that_switches_lean_on_needs_lean(copy_repo):
+    repo = copy_repo()
+    (repo / "jig.yaml").write_text("modules: [lean-blueprint]\n")
+    report = json.loads(doctor("--json", cwd=repo).stdout)
+    assert set(report["asked"]) == {"compile", "lean", "audit", "submission"}
+    assert report["ready"] == (shutil.which("lake") is not None and by_id(report)["lean"]["runs"])
+
+
+def test_doctor_refuses_an_unknown_verifier_in_one_line():
+    done = doctor("lean-check")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "jig: 'lean-check' is not a verifier; name one of compile, lean, audit, submission "
+        "(or none).\n"
+    )
 
 
 def test_doctor_outside_a_repo_still_reports_the_machine(tmp_path):

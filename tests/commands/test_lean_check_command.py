@@ -200,10 +200,26 @@ def test_without_a_toolchain_everything_is_pending_and_says_how_to_set_up(
 ) -> None:
     standin.uninstall()
     code, document = _json(capsys, paper)
-    assert code == 1
+    assert code == 1  # Theorem 6 is not formalized: wrong whatever this machine has
     assert {s["verdict"] for s in document["statements"]} == {"pending"}
-    assert document["summary"].startswith("Lean isn't set up here yet: install elan")
+    assert document["summary"].startswith(
+        "Lean isn't set up here yet: put the paper in a Lake project that requires Mathlib, "
+        "install elan"
+    )
     assert document["engine"] is None
+
+
+def test_without_a_toolchain_a_fully_formalized_paper_is_not_checked_here_exit_four(
+    paper: Path, standin: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = paper.read_text()
+    start = text.index("\\begin{theorem}\\label{thm:unformalized}")
+    end = text.index("\\end{theorem}", start) + len("\\end{theorem}")
+    paper.write_text(text[:start] + text[end:])
+    standin.uninstall()
+    code, document = _json(capsys, paper)
+    assert code == 4
+    assert {s["verdict"] for s in document["statements"]} == {"pending"}
 
 
 def test_outside_a_lake_project_lean_is_not_set_up(

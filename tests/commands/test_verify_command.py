@@ -84,12 +84,57 @@ def test_a_malformed_manifest_is_a_red_bad_manifest(standin, repo):
     assert validate(document, "verdict") == []
 
 
-def test_without_lean_the_verdict_is_toolchain_missing(standin, repo):
+def test_without_lean_the_verdict_is_toolchain_missing_and_exit_four(standin, repo):
     standin.uninstall()
     done = jig(repo, "verify", ALICE, "--json")
     document = json.loads(done.stdout)
-    assert (done.returncode, document["reason"]) == (1, "toolchain_missing")
+    # red for CI, but a script can tell "not checked here" (4) from a wrong proof (1)
+    assert (done.returncode, document["verdict"], document["reason"]) == (
+        4,
+        "red",
+        "toolchain_missing",
+    )
     assert document["checks"]["static_policy"]["ok"] is True
+
+
+def test_without_lean_a_person_reads_not_checked_here_and_what_to_install(standin, repo):
+    standin.uninstall()
+    done = jig(repo, "verify", ALICE)
+    headline = done.stdout.splitlines()[0]
+    assert headline == "○ Not checked here: toolchain_missing — no matching Lean toolchain here"
+    assert "Red" not in headline and "Install elan" in done.stdout
+
+
+@pytest.mark.parametrize("suffix", [".lean", ".tex", ".pdf"])
+def test_a_source_where_the_manifest_belongs_is_a_usage_error_naming_the_manifest(
+    standin, repo, suffix
+):
+    (repo / "Submissions/S001/AliceDirect.tex").write_text("\\documentclass{article}")
+    (repo / "Submissions/S001/AliceDirect.pdf").write_bytes(b"%PDF-1.5")
+    done = jig(repo, "verify", "Submissions/S001/AliceDirect" + suffix)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"jig: Submissions/S001/AliceDirect{suffix} is not a manifest; "
+        "pass Submissions/S001/AliceDirect.json, which names it.\n"
+    )
+    assert standin.calls() == []
+
+
+def test_out_naming_a_link_is_refused_before_anything_runs(standin, repo, tmp_path):
+    outside = tmp_path / "outside.json"
+    outside.write_text("untouched")
+    link = tmp_path / "v.json"
+    link.symlink_to(outside)
+    done = jig(repo, "verify", ALICE, "--out", str(link))
+    assert done.returncode == 2 and "is a symbolic link" in done.stderr
+    assert standin.calls() == [] and outside.read_text() == "untouched"
+
+
+def test_out_below_a_file_is_refused_before_anything_runs(standin, repo, tmp_path):
+    (tmp_path / "plain").write_text("")
+    done = jig(repo, "verify", ALICE, "--out", str(tmp_path / "plain" / "v.json"))
+    assert done.returncode == 2 and "is not a folder" in done.stderr
+    assert standin.calls() == []
 
 
 def test_out_naming_a_folder_is_refused_before_anything_runs(standin, repo):

@@ -111,11 +111,12 @@ def test_the_exit_code_decides_even_when_the_job_was_cancelled_afterwards(tmp_pa
     assert verdict["reason"] == "bad_manifest"
 
 
-def test_leaves_an_existing_verdict_alone(tmp_path):
+@pytest.mark.parametrize("code", ["0", "1", "4"])  # 4: red, not checked on this runner
+def test_leaves_an_existing_verdict_alone(tmp_path, code):
     target = tmp_path / "verdict.json"
-    target.write_text('{"verdict": "green", "reason": "ok"}\n')
+    target.write_text('{"verdict": "red", "reason": "toolchain_missing"}\n')
     before = target.read_bytes()
-    done = fallback(tmp_path, str(target), SUBMISSION, "--outcome", "success", "--exit-code", "0")
+    done = fallback(tmp_path, str(target), SUBMISSION, "--outcome", "failure", "--exit-code", code)
     assert done.returncode == 0 and target.read_bytes() == before
 
 
