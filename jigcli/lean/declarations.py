@@ -97,7 +97,11 @@ _CLOSERS = frozenset(_OPENERS.values())
 
 def read_lean(path: Path) -> LeanFile:
     """The declarations of `path`, in order, with their namespaces and line ranges."""
-    text = path.read_text(encoding="utf-8", errors="replace")
+    return parse_lean(path, path.read_text(encoding="utf-8", errors="replace"))
+
+
+def parse_lean(path: Path, text: str) -> LeanFile:
+    """The declarations of `text`, the contents of `path`."""
     reader = _DeclReader(text)
     reader.read_commands()
     return LeanFile(path, text, tuple(reader.decls), tuple(name for _, name in reader.scopes))

@@ -20,6 +20,7 @@ roots.map Glob.one`, `srcDir : FilePath := "."`) and `Glob.ofString?` in Lake's 
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 
 LAKEFILES = ("lakefile.toml", "lakefile.lean")
 _GLOB_KINDS = {"one", "submodules", "andSubmodules"}
+_MACRO_KINDS = {"*": "andSubmodules", "+": "submodules"}
+_PART = re.compile(r"«([^»]*)»|([^.«]+)")
 _TOP_LEVEL = frozenset(
     {"lean_lib", "lean_exe", "package", "require", "target", "extern_lib", "input_file",
      "input_dir", "script", "def", "open", "import", "@[", "meta", "module_facet",
@@ -45,6 +48,24 @@ class Glob:
     kind: str  # one | submodules | andSubmodules
     module: str
 
+    def matches(self, module: str) -> bool:
+        """Lake's `Glob.matches`: the module itself, its submodules, or both."""
+        if self.kind == "one":
+            return module == self.module
+        inside = _is_prefix(self.module, module) and module != self.module
+        return inside or (self.kind == "andSubmodules" and module == self.module)
+
+
+def module_parts(module: str) -> list[str]:
+    """A dotted name's components as Lean spells them: `A.«b.c».D` is `A`, `b.c`, `D`."""
+    return [quoted or plain for quoted, plain in _PART.findall(module)]
+
+
+def _is_prefix(prefix: str, module: str) -> bool:
+    """Lean's `Name.isPrefixOf`, component by component: `A.B` is a prefix of `A.B.C`, not of
+    `A.BC`."""
+    return module == prefix or module.startswith(prefix + ".")
+
 
 @dataclass(frozen=True)
 class LeanLib:
@@ -53,8 +74,16 @@ class LeanLib:
     globs: tuple[Glob, ...]
     src_dir: Path  # absolute: the package's srcDir / the library's srcDir
 
+    def owns(self, module: str) -> bool:
+        """Lake's `LeanLibConfig.isLocalModule`: a root is a prefix of it or a glob matches it,
+        so an `import` of it builds from this library's source folder."""
+        return any(_is_prefix(r, module) for r in self.roots) or any(
+            g.matches(module) for g in self.globs
+        )
+
     def module_file(self, module: str) -> Path:
-        return self.src_dir.joinpath(*module.split(".")).with_suffix(".lean")
+        """Lean's `modToFilePath`: one path step per component, as Lean spells it (no «»)."""
+        return self.src_dir.joinpath(*module_parts(module)).with_suffix(".lean")
 
     def modules(self) -> Iterator[tuple[str, Path]]:
         """Every module the library builds, by its globs, with its source file."""
@@ -67,11 +96,11 @@ class LeanLib:
                     yield glob.module, path
             if glob.kind == "one":
                 continue
-            folder = self.src_dir.joinpath(*glob.module.split("."))
+            folder = self.src_dir.joinpath(*module_parts(glob.module))
             for path in sorted(folder.rglob("*.lean")) if folder.is_dir() else []:
                 parts = path.relative_to(self.src_dir).with_suffix("").parts
                 module = ".".join(parts)
-                if module not in seen and not any(p.startswith(".") for p in parts):
+                if module not in seen:  # Lake's `forEachModuleInDir` skips no folder
                     seen.add(module)
                     yield module, path
 
@@ -87,15 +116,6 @@ class LakeProject:
     def roots(self) -> tuple[str, ...]:
         """Every library's root modules, each once: what checkdecls imports."""
         return tuple(dict.fromkeys(root for lib in self.libs for root in lib.roots))
-
-    def module_of(self, path: Path) -> str | None:
-        """The module a library builds from `path`, if any does."""
-        resolved = path.resolve()
-        for lib in self.libs:
-            for module, source in lib.modules():
-                if source.resolve() == resolved:
-                    return module
-        return None
 
 
 def find_project(start: Path) -> LakeProject | None:
@@ -220,19 +240,32 @@ def _names_field(block: list[Token], name: str) -> tuple[tuple[str, ...], bool]:
 
 
 def _globs_field(block: list[Token]) -> tuple[tuple[Glob, ...], bool]:
+    """`globs := #[…]`: `.one`/`.submodules`/`.andSubmodules` (or `Glob.…`) before a name, a
+    bare name (`Coe Name Glob` is `Glob.one`), or Lake's `` `A.* `` / `` `A.+ `` macros (a name
+    glued to `.*` / `.+`, `Lake/Config/Glob.lean`)."""
     value = _field(block, "globs")
     if value is None:
         return (), True
     globs: list[Glob] = []
     kind = "one"
-    for token in value:
+    for i, token in enumerate(value):
         word = token.text.removeprefix("Glob.").removeprefix(".")
         if token.kind == "ident" and word in _GLOB_KINDS:
             kind = word
         elif token.kind == "name":
-            globs.append(Glob(kind, _plain(token.text[1:])))
+            globs.append(Glob(_glued_suffix(value, i) or kind, _plain(token.text[1:])))
             kind = "one"
     return (tuple(globs), True) if globs else ((), False)
+
+
+def _glued_suffix(value: list[Token], i: int) -> str | None:
+    """The glob kind of Lake's `name noWs ".*"` / `".+"` macros after the name at `i`."""
+    if i + 2 >= len(value):
+        return None
+    name, dot, star = value[i : i + 3]
+    if dot.text != "." or dot.start != name.end or star.start != dot.end:
+        return None
+    return _MACRO_KINDS.get(star.text)
 
 
 def _string_field(block: list[Token], name: str) -> str | None:

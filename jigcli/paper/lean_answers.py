@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jigcli.lean.declarations import Decl, LeanFile, plain_name
-from jigcli.paper.pairing import Pair, Paper, locate_in_project
+from jigcli.paper.pairing import Pair, Paper
 from jigcli.verifiers.contract import Status, Why
 from jigcli.verifiers.registry import verifier_status
 
@@ -302,26 +302,28 @@ def _check_in_project(
     located: dict[str, tuple[LeanFile | None, Decl | None]] = {
         p.decl_name: (p.where, p.decl) for p in pairs if p.decl is not None
     }
-    return _read_project_answers(project, print_lines, output, located), [build_log, evidence]
+    answers = _read_project_answers(paper, print_lines, output, located)
+    return answers, [build_log, evidence]
 
 
 def _modules_to_import(project: LakeProject, pairs: list[Pair]) -> list[str]:
     """What checkdecls imports, every library's root module (those that exist: a library may
     have only a glob), then each module found declaring a name the roots may not reach."""
     roots = [root for lib in project.libs for root in lib.roots if lib.module_file(root).is_file()]
-    found = [project.module_of(p.where.path) for p in pairs if p.where is not None]
-    return list(dict.fromkeys([*roots, *(m for m in found if m is not None)]))
+    found = [p.module.name for p in pairs if p.module is not None]
+    return list(dict.fromkeys([*roots, *found]))
 
 
 def _read_project_answers(
-    project: LakeProject,
+    paper: Paper,
     print_lines: dict[int, str],
     output: LeanOutput,
     located: dict[str, tuple[LeanFile | None, Decl | None]],
 ) -> dict[str, Outcome]:
     printed = _printed_axioms(output)
     header_errors = [m for m in output.errors if m.line not in print_lines]
-    libraries = ", ".join(lib.name for lib in project.libs)
+    assert paper.project is not None  # a project check runs only inside a project
+    libraries = ", ".join(lib.name for lib in paper.project.libs)
     outcomes = {}
     for line, name in print_lines.items():
         errors = [m for m in output.errors if m.line == line] + header_errors
@@ -334,12 +336,12 @@ def _read_project_answers(
         elif name not in printed:
             outcomes[name] = Outcome("pending", "Lean printed no axioms for it")
         else:
-            outcomes[name] = _project_axioms(project, printed[name], where, decl)
+            outcomes[name] = _project_axioms(paper, printed[name], where, decl)
     return outcomes
 
 
 def _project_axioms(
-    project: LakeProject, axioms: tuple[str, ...], where: LeanFile | None, decl: Decl | None
+    paper: Paper, axioms: tuple[str, ...], where: LeanFile | None, decl: Decl | None
 ) -> Outcome:
     from jigcli.lean.axioms import axiom_reason
 
@@ -350,10 +352,17 @@ def _project_axioms(
             return Outcome("sorry", f"{place} has a sorry of its own" if place else "uses sorry")
         return Outcome("conditional", "uses a declaration that is not proved yet")
     custom = {a for a, r in reasons.items() if r == "disallowed_axiom"}
-    declared = {
-        name for name, (_, d) in locate_in_project(project, custom).items() if d.kind == "axiom"
-    }
-    return _beyond_sorry(reasons, declared, "the project")
+    return _beyond_sorry(reasons, _declared_axioms(paper, custom), "the project")
+
+
+def _declared_axioms(paper: Paper, names: set[str]) -> set[str]:
+    """Those of `names` the project (or a package it requires) declares as an `axiom`."""
+    from jigcli.lean.index import index_project
+
+    if not names or paper.project is None:
+        return set()
+    index = paper.index or index_project(paper.project)
+    return {name for name, hit in index.locate(names).items() if hit.decl.kind == "axiom"}
 
 
 # -- reading a declaration against Lean's messages ----------------------------------------------

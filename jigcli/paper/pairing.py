@@ -6,8 +6,9 @@ A statement pairs with declarations by the first rule that finds any:
 1. `blueprint`: its `\\lean{A, B}` names (several allowed), each matched to a declaration by
    full name or by the name inside the file's namespaces; a name the file does not declare
    is looked up, by its full name, in the sources of the Lake project around the paper (the
-   modules its `lean_lib`s build), and is kept as written when it is not there either (a
-   Mathlib lemma);
+   import closure of its `lean_lib`s, as Lake builds it, then the packages it requires, when
+   fetched: `jigcli.lean.index`), and is kept as written when it is not there either (a
+   name of Lean's core, or of a package not fetched);
 2. `tex-comment`: declarations marked `-- tex: <label>` with its label;
 3. `docstring`: declarations whose docstring names its label;
 4. `name`: its label turned into a name — `thm:main` ↔ `main` or `thm_main` (`-` and `:` read
@@ -33,6 +34,7 @@ from jigcli.latex.statements.model import Document, Statement
 from jigcli.lean.declarations import PROVED_KINDS, Decl, LeanFile, plain_name, read_lean
 
 if TYPE_CHECKING:
+    from jigcli.lean.index import ProjectIndex, SourceModule
     from jigcli.lean.lakefile import LakeProject
 
 
@@ -43,6 +45,17 @@ class Pair:
     decl: Decl | None  # None: declared in no source jig can read (a Mathlib lemma, a typo)
     rule: str  # blueprint | tex-comment | docstring | name
     where: LeanFile | None = None  # the file declaring `decl`: the sibling or a project module
+    module: SourceModule | None = None  # the module of the closure declaring it, if not the sibling
+
+    @property
+    def found(self) -> str:
+        """Where the name was found: `sibling`, `project`, `dependency` (only in a package the
+        project requires) or `nowhere` (declared in no source jig can read)."""
+        if self.decl is None:
+            return "nowhere"
+        if self.module is None:
+            return "sibling"
+        return "project" if self.module.in_project else "dependency"
 
     def judged(self, project: LakeProject | None) -> str:
         """What a judgement of this pair's declaration covers: its judged source, wherever it
@@ -186,6 +199,7 @@ class Paper:
     lean_file: LeanFile | None
     pairing: Pairing
     project: LakeProject | None = None
+    index: ProjectIndex | None = None  # the project's import closure, when there is a project
 
 
 def open_paper(file: Path) -> Paper:
@@ -211,48 +225,23 @@ def open_paper(file: Path) -> Paper:
     lean_file = read_lean(lean) if lean is not None else None
     pairing = pair_statements(document.statements, lean_file)
     project = find_project(tex.parent)
-    if project is not None:
-        pairing = _in_project(pairing, project, lean)
-    return Paper(tex, lean, document, lean_file, pairing, project)
+    index = None
+    if project is not None and any(p.decl is None for p in pairing.pairs):
+        from jigcli.lean.index import index_project
+
+        index = index_project(project)
+        pairing = _in_project(pairing, index)
+    return Paper(tex, lean, document, lean_file, pairing, project, index)
 
 
-def _in_project(pairing: Pairing, project: LakeProject, sibling: Path | None) -> Pairing:
-    """The blueprint names the sibling does not declare, found in the project's sources."""
-    wanted = {p.decl_name for p in pairing.pairs if p.decl is None}
-    found = locate_in_project(project, wanted, skip=sibling)
+def _in_project(pairing: Pairing, index: ProjectIndex) -> Pairing:
+    """The blueprint names the sibling does not declare, found in the project's import closure
+    (`jigcli.lean.index`): its own modules first, then the packages it requires."""
+    found = index.locate({p.decl_name for p in pairing.pairs if p.decl is None})
     pairs = tuple(
-        replace(p, decl=found[p.decl_name][1], where=found[p.decl_name][0])
-        if p.decl is None and p.decl_name in found
+        replace(p, decl=hit.decl, where=hit.lean, module=hit.module)
+        if p.decl is None and (hit := found.get(p.decl_name)) is not None
         else p
         for p in pairing.pairs
     )
     return replace(pairing, pairs=pairs)
-
-
-def locate_in_project(
-    project: LakeProject, names: set[str], *, skip: Path | None = None
-) -> dict[str, tuple[LeanFile, Decl]]:
-    """Where each of `names` (full names) is declared among the modules the project's
-    libraries build; a name no module declares is left out. Only files that mention a
-    name's last part are lexed."""
-    wanted = {name.removeprefix("_root_."): name for name in names}
-    lasts = {name.rsplit(".", 1)[-1] for name in wanted}
-    found: dict[str, tuple[LeanFile, Decl]] = {}
-    seen: set[Path] = set() if skip is None else {skip.resolve()}
-    for lib in project.libs:
-        for _module, path in lib.modules():
-            resolved = path.resolve()
-            if resolved in seen or len(found) == len(wanted):
-                continue
-            seen.add(resolved)
-            try:
-                text = path.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            if not any(last in text for last in lasts):
-                continue
-            lean = read_lean(path)
-            for decl in lean.decls:
-                if decl.full_name in wanted and wanted[decl.full_name] not in found:
-                    found[wanted[decl.full_name]] = (lean, decl)
-    return found

@@ -167,6 +167,7 @@ def _decl_json(pair: Pair, outcome: Outcome) -> dict[str, Any]:
         "name": pair.decl_name,
         "file": shown_path(where.path) if where else None,
         "line": decl.keyword_line if decl else None,
+        "found": pair.found,
         "verdict": outcome.verdict,
         "status": outcome.status,
         "detail": detail(outcome),

@@ -226,3 +226,44 @@ def test_a_missing_input_is_an_error_with_its_place(
     first = capsys.readouterr().out.splitlines()[0]
     assert first.endswith("content.tex:3: ● \\input{generated/decls}: no such file beside the "
                           "paper or in TeX's own; generate it or fix the name")  # fmt: skip
+
+
+CLOSURE = DATA.parent / "closure"
+
+
+def test_names_in_modules_only_the_root_s_imports_reach_are_located_and_checked(
+    tmp_path: Path, standin: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # tests/data/blueprints/closure: library Closure keeps Lake's default globs (its root
+    # alone, a list of imports); the blueprint names declarations in the modules it imports,
+    # in a module of the fetched package `dep`, and in modules Lake never builds.
+    project = tmp_path / "closure"
+    shutil.copytree(CLOSURE, project)
+    standin.scenario({"axioms": {}, "unknown": ["Closure.orphan_fact", "Dep.unused"]})
+    _, document = _json(capsys, project / "blueprint" / "src" / "print.tex")
+    decls = {
+        d["name"]: (d["found"], d["file"] and Path(d["file"]).relative_to(project).as_posix(),
+                    d["line"])
+        for s in document["statements"] for d in s["decls"]
+    }  # fmt: skip
+    assert decls == {
+        "Closure.double": ("project", "Closure/Basic.lean", 6),
+        "Closure.core_fact": ("project", "Closure/Deep/Core.lean", 3),
+        "Closure.deep_lemma": ("project", "Closure/Deep/Lemma.lean", 9),
+        "Extras.tool": ("project", "Extras/Tools.lean", 3),
+        "Dep.algebra_fact": ("dependency", ".lake/packages/dep/Dep/Algebra.lean", 3),
+        "Closure.orphan_fact": ("nowhere", None, None),
+        "Dep.unused": ("nowhere", None, None),
+        "Nat.add_comm": ("nowhere", None, None),
+    }
+    build = next(c for c in standin.calls() if c["argv"][:1] == ["build"])
+    # The roots that exist, then each module found declaring a name.
+    assert build["argv"] == [
+        "build", "Closure", "Closure.Basic", "Closure.Deep.Core", "Closure.Deep.Lemma",
+        "Extras.Tools", "Dep.Algebra",
+    ]  # fmt: skip
+    verdicts = {s["label"]: s["verdict"] for s in document["statements"]}
+    assert verdicts == {
+        "def:double": "proved", "lem:core": "proved", "lem:deep": "proved",
+        "lem:tool": "proved", "lem:algebra": "proved", "thm:elsewhere": "error",
+    }  # fmt: skip

@@ -100,6 +100,7 @@ def test_the_json_names_each_statement_and_its_declaration(
                 "name": "Check.proved",
                 "file": first["decls"][0]["file"],
                 "line": 5,
+                "found": "sibling",
                 "verdict": "proved",
                 "status": "ok",
                 "detail": "",

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from jigcli.errors import UsageError
-from jigcli.lean.lakefile import Glob, find_project, read_project
+from jigcli.lean.lakefile import Glob, LeanLib, find_project, read_project
 
 TWO_LIBS = Path(__file__).resolve().parent.parent / "data" / "blueprints" / "two-libs"
 
@@ -88,3 +88,28 @@ def test_a_broken_toml_lakefile_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "lakefile.toml").write_text("[[lean_lib]\n")
     with pytest.raises(UsageError, match="not readable TOML"):
         read_project(tmp_path)
+
+
+def test_lake_s_glob_macros_in_a_lean_lakefile_are_read_as_lake_expands_them(
+    tmp_path: Path,
+) -> None:
+    # `Lake/Config/Glob.lean`: `name noWs ".*"` is `Glob.andSubmodules`, `".+"` is
+    # `Glob.submodules`; with a space between they are no glob macro.
+    (tmp_path / "lakefile.lean").write_text(
+        "import Lake\nopen Lake DSL\nlean_lib Lib where\n"
+        "  globs := #[`A.*, `«B».+, .one `C, Glob.submodules `D, `E]\n"
+    )
+    (lib,) = read_project(tmp_path).libs
+    assert lib.globs == (
+        Glob("andSubmodules", "A"), Glob("submodules", "B"), Glob("one", "C"),
+        Glob("submodules", "D"), Glob("one", "E"),
+    )  # fmt: skip
+
+
+def test_a_module_is_local_to_a_library_as_lake_decides_it() -> None:
+    # `LeanLibConfig.isLocalModule`: a root is a prefix of it (by components) or a glob matches.
+    lib = LeanLib("L", ("Root",), (Glob("submodules", "Sub"), Glob("one", "One")), Path("/src"))
+    assert lib.owns("Root") and lib.owns("Root.Deep.Down") and not lib.owns("RootX")
+    assert lib.owns("Sub.A") and not lib.owns("Sub") and lib.owns("One")
+    assert not lib.owns("One.Below")
+    assert lib.module_file("Root.«a.b».C") == Path("/src/Root/a.b/C.lean")

@@ -1,0 +1,336 @@
+"""Where a Lake project's declarations are: the modules `lake build` builds, and per name the
+file and line that declares it. Read without Lean, from the sources alone.
+
+1. The workspace: the project's own package and every package Lake has fetched for it, each
+   from `lake-manifest.json` (`packagesDir`, default `.lake/packages`; a git package is
+   `<packagesDir>/<name>[/<subDir>]`, a path package its `dir`), read only when its folder is
+   there. Each package's lakefile is read as data (`jigcli.lean.lakefile`).
+2. The starting modules: every module the project's own libraries build by their globs
+   (`LeanLibConfig.getModuleArray`), and their roots (which `checkdecls` imports).
+3. The import closure, as Lake builds it: each module's imports are read from its file's header
+   (Lean's `Module.header`: an optional `module`, an optional `prelude`, then
+   `[public] [meta] import [all] M`, one module each), and each import is found as Lake's
+   `Workspace.findModule?` finds it: in the first package (the project first) with a library
+   for which it is local (`LeanLibConfig.isLocalModule`: a root is a prefix of it or a glob
+   matches it), at `<library srcDir>/A/B/C.lean`. An import no package holds (`Init`, `Lean`,
+   `Std`, a package not fetched) is the toolchain's or missing: outside the index.
+4. Per name: its declaration in the project's own modules (in closure order), else in a
+   fetched package's, else nowhere. A module's declarations are read (`jigcli.lean.declarations`)
+   only when its text mentions the last part of a name still sought.
+
+Cache: what each file gave (its imports, and its declarations once read) is kept in jig's
+cache under the SHA-256 of the file's bytes, one JSON file per project, so a second run on an
+unchanged project hashes its files and reads no Lean. An entry stands for the exact bytes it
+was computed from, so an edit is simply a miss; an unreadable cache is an empty one; entries of
+files the closure no longer holds are dropped on the next write. The index only locates: what
+a declaration proves is Lean's to say (`jigcli.paper.lean_answers`).
+
+Sources (leanprover/lean4 at v4.33.0): `src/lake/Lake/Config/Glob.lean`,
+`src/lake/Lake/Config/LeanLibConfig.lean` (`isLocalModule`, `getModuleArray`),
+`src/lake/Lake/Config/Workspace.lean` (`findModule?`), `src/Lean/Parser/Module.lean`
+(`Module.header`, `«import»`), `src/Lean/Util/Path.lean` (`modToFilePath`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from jigcli.errors import UsageError
+from jigcli.lean.declarations import Decl, LeanFile, parse_lean, plain_name
+from jigcli.lean.lakefile import LAKEFILES, LakeProject, LeanLib, module_parts, read_project
+
+CACHE_FORMAT = 1
+_PACKAGES_DIR = ".lake/packages"
+_HEADER_WORDS = frozenset({"public", "meta"})
+# A module name component that is a file name and nothing more: no separator, not `.`/`..`.
+_COMPONENT = re.compile(r"^[^/\\\x00]+$")
+
+
+@dataclass(frozen=True)
+class SourceModule:
+    """One module of the closure: its name, its file, and whether the project itself holds it
+    (else a fetched package does, named `package`)."""
+
+    name: str
+    path: Path
+    package: str
+    in_project: bool
+
+
+@dataclass(frozen=True)
+class Found:
+    """Where a name is declared."""
+
+    module: SourceModule
+    lean: LeanFile
+    decl: Decl
+
+    @property
+    def place(self) -> str:
+        return f"{self.module.path}:{self.decl.keyword_line}"
+
+
+@dataclass
+class _Entry:
+    """What one file's bytes gave: its imports and, once read, its declarations."""
+
+    imports: list[str]
+    decls: list[dict[str, object]] | None = None
+    scopes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ProjectIndex:
+    """The import closure of a Lake project and the declarations found in it so far."""
+
+    project: LakeProject
+    modules: dict[str, SourceModule]  # in the order Lake would reach them
+    _texts: dict[str, str]
+    _entries: dict[str, _Entry]  # by file digest
+    _digests: dict[str, str]  # module → its file's digest
+    _cache: Path | None
+    _dirty: bool = False
+
+    def module_named(self, name: str) -> SourceModule | None:
+        return self.modules.get(name)
+
+    def locate(self, names: Iterable[str]) -> dict[str, Found]:
+        """Where each of `names` (full names, `_root_.` allowed) is declared: the project's own
+        modules first, then the fetched packages'. A name declared nowhere is left out."""
+        wanted = {plain_name(n).removeprefix("_root_."): n for n in names}
+        found: dict[str, Found] = {}
+        for in_project in (True, False):
+            for module in self.modules.values():
+                if module.in_project != in_project or len(found) == len(wanted):
+                    continue
+                self._look_in(module, wanted, found)
+        self._save()
+        return found
+
+    def _look_in(
+        self, module: SourceModule, wanted: dict[str, str], found: dict[str, Found]
+    ) -> None:
+        text = self._texts[module.name]
+        sought = {full for full, asked in wanted.items() if asked not in found}
+        if not any(full.rsplit(".", 1)[-1] in text for full in sought):
+            return
+        lean = self._declarations(module)
+        for decl in lean.decls:
+            if decl.full_name in sought and wanted[decl.full_name] not in found:
+                found[wanted[decl.full_name]] = Found(module, lean, decl)
+
+    def _declarations(self, module: SourceModule) -> LeanFile:
+        text, entry = self._texts[module.name], self._entries[self._digests[module.name]]
+        cached = _from_entry(module.path, text, entry) if entry.decls is not None else None
+        if cached is not None:
+            return cached
+        lean = parse_lean(module.path, text)
+        entry.decls = [_decl_record(d) for d in lean.decls]
+        entry.scopes = list(lean.open_scopes)
+        self._dirty = True
+        return lean
+
+    def _save(self) -> None:
+        if self._cache is None or not self._dirty:
+            return
+        kept = {d: asdict(self._entries[d]) for d in set(self._digests.values())}
+        data = json.dumps({"format": CACHE_FORMAT, "files": kept}, separators=(",", ":"))
+        try:
+            self._cache.parent.mkdir(parents=True, exist_ok=True)
+            scratch = self._cache.with_name(f"{self._cache.name}.{os.getpid()}.tmp")
+            scratch.write_text(data, encoding="utf-8")
+            scratch.replace(self._cache)
+        except OSError:
+            return  # a cache that cannot be written only costs the next run its time
+        self._dirty = False
+
+
+def index_project(project: LakeProject, *, cache_dir: Path | None = None) -> ProjectIndex:
+    """The import closure of `project`'s libraries, with what the cache already knows of it."""
+    cache = _cache_file(project, cache_dir)
+    entries = _load_cache(cache)
+    packages = [(project.root.name, project, True)]
+    packages += [(name, package, False) for name, package in _fetched_packages(project)]
+    index = ProjectIndex(project, {}, {}, entries, {}, cache)
+    queue = deque(_starting_modules(project))
+    seen = set(queue)
+    while queue:
+        name = queue.popleft()
+        module = _find_module(name, packages)
+        if module is None:
+            continue  # the toolchain's (`Init`, `Lean`, `Std`), or a package not fetched
+        imports = _read_module(index, module)
+        for imported in imports:
+            if imported not in seen and _well_formed(imported):
+                seen.add(imported)
+                queue.append(imported)
+    index._save()
+    return index
+
+
+def _starting_modules(project: LakeProject) -> list[str]:
+    """What `lake build` of the project's libraries builds (their globs), then their roots."""
+    built = [module for lib in project.libs for module, _ in lib.modules()]
+    return list(dict.fromkeys([*built, *project.roots]))
+
+
+def _find_module(name: str, packages: list[tuple[str, LakeProject, bool]]) -> SourceModule | None:
+    """Lake's `Workspace.findModule?`: the first package with a library the module is local to;
+    it is there only if its file is."""
+    for package_name, package, in_project in packages:
+        lib = _owner(package.libs, name)
+        if lib is None:
+            continue
+        path = lib.module_file(name)
+        if not path.is_file():
+            return None
+        return SourceModule(name, path, package_name, in_project)
+    return None
+
+
+def _owner(libs: tuple[LeanLib, ...], name: str) -> LeanLib | None:
+    return next((lib for lib in libs if lib.owns(name)), None)
+
+
+def _well_formed(module: str) -> bool:
+    """A module name whose file stays inside its library's folder: Lean's `modToFilePath` makes
+    each component a path step, so `A.«..».«..».X` would climb out (not followed here)."""
+    return all(_COMPONENT.match(p) and p not in (".", "..") for p in module_parts(module))
+
+
+def _read_module(index: ProjectIndex, module: SourceModule) -> list[str]:
+    """Record the module in the index and return its imports, from the cache when its bytes
+    are known."""
+    try:
+        data = module.path.read_bytes()
+    except OSError:
+        return []
+    digest = hashlib.sha256(data).hexdigest()
+    text = data.decode("utf-8", errors="replace")
+    entry = index._entries.get(digest)
+    if entry is None:
+        entry = _Entry(imports=header_imports(text))
+        index._entries[digest] = entry
+        index._dirty = True
+    index.modules[module.name] = module
+    index._texts[module.name] = text
+    index._digests[module.name] = digest
+    return entry.imports
+
+
+def header_imports(text: str) -> list[str]:
+    """The modules a Lean file's header imports, in order (Lean's `Module.header`)."""
+    from jigcli.lean.lexer import tokenize
+
+    tokens = (t for t in tokenize(text) if t.kind not in ("line_comment", "block_comment"))
+    imports: list[str] = []
+    token = next(tokens, None)
+    for opening in ("module", "prelude"):
+        if token is not None and token.text == opening:
+            token = next(tokens, None)
+    while token is not None:
+        while token is not None and token.text in _HEADER_WORDS:
+            token = next(tokens, None)
+        if token is None or token.text != "import":
+            break
+        token = next(tokens, None)
+        if token is not None and token.text == "all":
+            token = next(tokens, None)
+        if token is None or token.kind != "ident":
+            break
+        imports.append(plain_name(token.text))
+        token = next(tokens, None)
+    return imports
+
+
+# -- the packages Lake fetched ------------------------------------------------------------------
+
+
+def _fetched_packages(project: LakeProject) -> list[tuple[str, LakeProject]]:
+    """Each package `lake-manifest.json` lists whose folder holds a lakefile, read as data."""
+    try:
+        manifest = json.loads((project.root / "lake-manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(manifest, dict):
+        return []
+    packages_dir = project.root / str(manifest.get("packagesDir") or _PACKAGES_DIR)
+    found = []
+    for entry in manifest.get("packages") or []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            continue
+        folder = _package_folder(project.root, packages_dir, entry)
+        if not any((folder / name).is_file() for name in LAKEFILES):
+            continue
+        try:
+            found.append((entry["name"], read_project(folder)))
+        except UsageError:
+            continue  # a package whose lakefile jig cannot read holds no module it can find
+    return found
+
+
+def _package_folder(root: Path, packages_dir: Path, entry: dict[str, object]) -> Path:
+    if entry.get("type") == "path" and isinstance(entry.get("dir"), str):
+        return root / str(entry["dir"])
+    folder = packages_dir / str(entry["name"])
+    sub = entry.get("subDir")
+    return folder / sub if isinstance(sub, str) and sub else folder
+
+
+# -- the cache ----------------------------------------------------------------------------------
+
+
+def _cache_file(project: LakeProject, cache_dir: Path | None) -> Path | None:
+    from jigcli.cachedir import default_cache_dir
+
+    base = cache_dir if cache_dir is not None else default_cache_dir()
+    key = hashlib.sha256(os.fsencode(project.root.resolve())).hexdigest()[:32]
+    return base / "lean-index" / f"{key}.json"
+
+
+def _load_cache(path: Path | None) -> dict[str, _Entry]:
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") != CACHE_FORMAT:
+            return {}
+        return {digest: _Entry(**entry) for digest, entry in data["files"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+_DECL_FIELDS = tuple(f.name for f in fields(Decl) if f.name != "source")
+
+
+def _decl_record(decl: Decl) -> dict[str, object]:
+    """A declaration as the cache keeps it: every field but its source, which its lines give."""
+    return {name: getattr(decl, name) for name in _DECL_FIELDS}
+
+
+def _from_entry(path: Path, text: str, entry: _Entry) -> LeanFile | None:
+    """The declarations the cache recorded for these bytes; None when the record is not one
+    jig wrote (then the file is read again)."""
+    try:
+        return _decls_of(path, text, entry)
+    except (TypeError, ValueError, KeyError):
+        return None
+
+
+def _decls_of(path: Path, text: str, entry: _Entry) -> LeanFile:
+    lines = text.split("\n")
+    decls = []
+    for record in entry.decls or []:
+        values = dict(record)
+        values["namespaces"] = tuple(values["namespaces"])  # type: ignore[arg-type]
+        values["tex_labels"] = tuple(values["tex_labels"])  # type: ignore[arg-type]
+        first, last = int(values["line"]), int(values["end_line"])  # type: ignore[call-overload]
+        decls.append(Decl(**values, source="\n".join(lines[first - 1 : last])))  # type: ignore[arg-type]
+    return LeanFile(path, text, tuple(decls), tuple(entry.scopes))

@@ -1,0 +1,2 @@
+import Closure.Basic
+import Closure.Deep.Lemma

@@ -1,0 +1,5 @@
+namespace Extras
+
+theorem tool : 2 + 2 = 4 := rfl
+
+end Extras
