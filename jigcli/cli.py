@@ -26,7 +26,7 @@ app = typer.Typer(
     name="jig",
     help="Decide, the same way every time, whether a submission proves what was posted.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -49,8 +49,22 @@ def _done(code: int) -> NoReturn:
 
 def _version(value: bool) -> None:
     if value:
-        print(f"jig {__version__}")
+        print(version_line())
         raise typer.Exit(0)
+
+
+def version_line() -> str:
+    """`jig 0.1.0 · Lean v4.33.0 · Mathlib db584cd…`: jig's version, and the pins of the repo
+    above the working directory when there is one (what a verdict here is judged against)."""
+    from jigcli.errors import JigError
+    from jigcli.repo import Repo
+
+    said = f"jig {__version__}"
+    try:
+        repo = Repo.locate(None)
+        return f"{said} · Lean {repo.lean_version} · Mathlib {repo.mathlib_rev}"
+    except (JigError, OSError, ValueError):  # outside a repo, or unreadable pins: jig alone
+        return said
 
 
 def _declared(option: Option[Any], **more: Any) -> Any:
@@ -73,7 +87,14 @@ def _finite_seconds(value: float | None) -> float | None:
 def _main(
     root: RootOpt = None,
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+        bool,
+        typer.Option(
+            "--version",
+            "-V",
+            callback=_version,
+            is_eager=True,
+            help="Show jig's version and the repo's Lean and Mathlib pins.",
+        ),
     ] = False,
 ) -> None:
     _Global.root = root

@@ -24,14 +24,14 @@ if TYPE_CHECKING:
 def out() -> Console:
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 @cache
 def err() -> Console:
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def shown_path(path: Path) -> str:

@@ -102,6 +102,40 @@ def test_help_and_version_exit_zero(
     assert code == 0 and out.startswith("jig ")
 
 
+@pytest.mark.parametrize("flag", ["-V", "--version"])
+def test_the_version_names_the_repos_lean_and_mathlib_pins(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], flag: str
+) -> None:
+    monkeypatch.chdir(REPO)
+    code, out, _err = _jig(monkeypatch, capsys, flag)
+    toolchain = (REPO / "lean-toolchain").read_text().strip()
+    assert code == 0
+    assert out.startswith(f"jig {cli.__version__} · Lean {toolchain.rsplit(':v', 1)[1]} · ")
+    assert out.rstrip().split(" · Mathlib ")[1] in (REPO / "lake-manifest.json").read_text()
+
+
+def test_outside_a_repo_the_version_is_jigs_alone(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _err = _jig(monkeypatch, capsys, "-V")
+    assert (code, out) == (0, f"jig {cli.__version__}\n")
+
+
+def test_shell_completion_installs_and_completes_commands(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    env = {**os.environ, "HOME": str(tmp_path), "SHELL": "/bin/bash"}
+    run = [sys.executable, "-m", "jigcli"]
+    done = subprocess.run([*run, "--install-completion", "bash"], env=env, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert "jig" in (tmp_path / ".bashrc").read_text()
+    asked = {**env, "_JIG_COMPLETE": "complete_bash", "COMP_WORDS": "jig pose ", "COMP_CWORD": "2"}
+    done = subprocess.run(run, env=asked, capture_output=True, text=True)
+    assert done.stdout.split() == ["lean", "certificate", "check"]
+
+
 def test_a_command_still_returns_its_exit_code(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

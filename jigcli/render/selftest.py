@@ -41,7 +41,9 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
             "cached" if r.cached else "",
         )
     if not console.is_terminal:  # a CI log or a pipe has no width to fit: do not cut to 80
-        Console(file=console.file, width=max(console.width, 200), highlight=False).print(table)
+        Console(
+            file=console.file, width=max(console.width, 200), highlight=False, emoji=False
+        ).print(table)
     elif (
         console.measure(table, options=console.options.update_width(10_000)).maximum
         <= console.width
