@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from jigcli import cli
+from jigcli import __version__, cli
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -110,7 +110,7 @@ def test_the_version_names_the_repos_lean_and_mathlib_pins(
     code, out, _err = _jig(monkeypatch, capsys, flag)
     toolchain = (REPO / "lean-toolchain").read_text().strip()
     assert code == 0
-    assert out.startswith(f"jig {cli.__version__} · Lean {toolchain.rsplit(':v', 1)[1]} · ")
+    assert out.startswith(f"jig {__version__} · Lean {toolchain.rsplit(':v', 1)[1]} · ")
     assert out.rstrip().split(" · Mathlib ")[1] in (REPO / "lake-manifest.json").read_text()
 
 
@@ -119,7 +119,7 @@ def test_outside_a_repo_the_version_is_jigs_alone(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     code, out, _err = _jig(monkeypatch, capsys, "-V")
-    assert (code, out) == (0, f"jig {cli.__version__}\n")
+    assert (code, out) == (0, f"jig {__version__}\n")
 
 
 def test_shell_completion_installs_and_completes_commands(tmp_path: Path) -> None:
@@ -128,8 +128,8 @@ def test_shell_completion_installs_and_completes_commands(tmp_path: Path) -> Non
 
     env = {**os.environ, "HOME": str(tmp_path), "SHELL": "/bin/bash"}
     run = [sys.executable, "-m", "jigcli"]
-    done = subprocess.run([*run, "--install-completion", "bash"], env=env, capture_output=True)
-    assert done.returncode == 0, done.stderr
+    installed = subprocess.run([*run, "--install-completion", "bash"], env=env, capture_output=True)
+    assert installed.returncode == 0, installed.stderr
     assert "jig" in (tmp_path / ".bashrc").read_text()
     asked = {**env, "_JIG_COMPLETE": "complete_bash", "COMP_WORDS": "jig pose ", "COMP_CWORD": "2"}
     done = subprocess.run(run, env=asked, capture_output=True, text=True)
