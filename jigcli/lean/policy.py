@@ -81,8 +81,21 @@ in (leanprover/lean4 unless said otherwise):
 * `opaque` is allowed: the kernel checks its value (from `Inhabited`) and only hides it;
   `opaque … implemented_by` is caught by `implemented_by`.
 * `export` is refused: as a command its aliases travel with the module into every importer.
-* `decide +native`, `native :=` anything but `false`, and `decide (config := e)` with `e` not
-  a `{ … }` literal (its options cannot be read without elaborating it) are refused.
+* `decide +native` and `native :=` anything but `false` are refused.
+* Tactic configurations: every tactic taking `optConfig` evaluates its items with the
+  interpreter while the file elaborates (`declare_config_elab`, src/Lean/Elab/Tactic/
+  Config.lean, `Meta.evalExpr'` with `safety := .unsafe`), so a `(name := value)` group that
+  follows a tactic-shaped word where a tactic starts must hold a literal: a number, `true`,
+  `false`, one of Lean's enum constructors (`.reducible`), `by tactic` (kept as syntax), or for
+  `config` a `{ field := literal, … }`. Elsewhere the same shape is a named argument, which
+  only elaborates.
+* Families of names, under every namespace (they are matched per name component): `unsafe…`
+  and `…Unsafe…` (`unsafeBaseIO`, `unsafeCast`, `ptrAddrUnsafe`), the `IO` family (`IO`, `EIO`,
+  `BaseIO`, `toIO`), `FS`, `Process`, `System`, `FilePath`, `Internal` (`Std.Internal`), `dbg…`;
+  and `include_str` (reads a file and evaluates its path argument, src/Lean/Elab/
+  BuiltinTerm.lean), grind's `on_failure`, Aesop's `tactic` rule builder and the `Aesop`
+  namespace (rule tactics are programs). Aesop's `unsafe` phase (`add unsafe 50% apply h`) is
+  not the modifier and is allowed.
 * Imports extend Lean's token table, so the lexer cannot know every multi-character symbol.
   A comment, char literal or string glued to a preceding operator character (`x <|-- …`) is
   where that could change what is code, and is refused with "put a space before it".
@@ -127,7 +140,7 @@ class SourceUnreadable(UsageError):
 
 class Rule(NamedTuple):
     construct: str
-    where: str  # word | prefix | constant | command | attribute | option | form
+    where: str  # word | prefix | constant | component | command | attribute | option | form
     message: str
 
 
@@ -147,6 +160,8 @@ _SAMPLES = "tests the goal on samples and, finding no counterexample, closes it 
 #   prefix     any word starting so (`register_hint`, `declare_syntax_cat`)
 #   constant   any component of a name once `«»` escapes are undone (`Lean.ofReduceBool`,
 #              `ofReduceBool` after `open Lean`, `DecideConfig.mk`), name literals included
+#   component  any component of a name matching the rule's entry in COMPONENT_PATTERNS
+#              (`unsafeBaseIO`, `IO.FS`, `Foo.toIO`); the component itself is reported
 #   command    a `#` command not in ALLOWED_COMMANDS, with its own message
 #   attribute  an attribute not in ALLOWED_ATTRIBUTES, with its own message
 #   option     a `set_option` name not in ALLOWED_OPTIONS, with its own message
@@ -182,10 +197,11 @@ RULES: tuple[Rule, ...] = (
         f"{_NATIVE}",
     ),
     Rule(
-        "decide (config := …)",
+        "(option := …)",
         "form",
-        "a configuration this scan cannot read without elaborating it; write the options out "
-        "(`decide +kernel`) or use plain `decide`",
+        "a tactic's configuration is evaluated by Lean's interpreter while the file "
+        "elaborates, so its values must be literals (a number, `true`, `false`, `.constructor`, "
+        "`by tactic`, or `{ field := literal, … }` for `config`); write the value out",
     ),
     Rule(
         "DecideConfig",
@@ -194,6 +210,46 @@ RULES: tuple[Rule, ...] = (
         "options out (`decide +kernel`)",
     ),
     Rule("unsafe", "word", "switches the kernel's checks off for the declaration"),
+    Rule(
+        "unsafe…",
+        "component",
+        "an `unsafe…` function (`unsafeCast`, `unsafeBaseIO`, `unsafeIO`, `ptrAddrUnsafe`) "
+        "breaks the guarantees of the type system, or runs IO from pure code",
+    ),
+    Rule(
+        "…IO…",
+        "component",
+        f"names the IO family (`IO`, `EIO`, `BaseIO`, `IORef`, `toIO`): {_META_TYPE}",
+    ),
+    Rule("dbg…", "component", "a debugging primitive that prints or sleeps from pure code"),
+    *(
+        Rule(name, "constant", f"part of Lean's file-system and process API: {_META_TYPE}")
+        for name in ("FS", "Process", "System", "FilePath")
+    ),
+    Rule(
+        "Internal",
+        "constant",
+        "an internal namespace (`Std.Internal` holds file-system and networking code): "
+        "not an API a proof needs",
+    ),
+    Rule(
+        "include_str",
+        "word",
+        "reads a file while the file elaborates, evaluating its path argument as code "
+        "(`elabIncludeStr`, lean4 src/Lean/Elab/BuiltinTerm.lean); put the text in the file",
+    ),
+    Rule(
+        "on_failure",
+        "word",
+        "grind's `on_failure` clause runs a term as meta code when `grind` fails; drop it",
+    ),
+    Rule(
+        "tactic",
+        "word",
+        "hands a submission-written tactic program to Aesop (`aesop (add safe tactic r)`), "
+        "meta code that runs while the file elaborates; add lemmas with `apply`, `forward`, "
+        "`cases`, `simp` or `unfold` instead",
+    ),
     Rule(
         "partial",
         "word",
@@ -247,7 +303,6 @@ RULES: tuple[Rule, ...] = (
         Rule(name, "constant", _META_TYPE)
         for name in (
             *("MetaM", "TacticM", "TermElabM", "CommandElabM", "CoreM", "MacroM", "DelabM"),
-            *("IO", "EIO", "BaseIO"),
         )
     ),
     Rule("#eval", "command", f"runs arbitrary code with the environment in hand: {_META}"),
@@ -300,8 +355,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "reaches a protected namespace",
         "form",
-        "`Lean`, `Lake`, `Verify`, `Statements` and `Jig` belong to the toolchain and the "
-        "verifier; declare your own names in your submission's namespace",
+        "`Lean`, `Lake`, `Verify`, `Statements`, `Jig`, `Aesop` and the tactic namespaces "
+        "(`Mathlib.Tactic`, `Mathlib.Meta`, `Batteries.Tactic`) belong to the toolchain, its "
+        "tactics and the verifier; declare your own names in your submission's namespace",
     ),
     Rule(
         "unreadable declaration",
@@ -441,7 +497,19 @@ FORBIDDEN_ROOTS = {
     "Statements": "the canonical statements'",
     "Jig": "the verifier's",
     "Qq": "the Qq metaprogramming library's",
+    # `Aesop.RuleTac` and its kin are tactic programs Aesop runs; a proof adds rules with
+    # `aesop (add …)` clauses and never names Aesop's API.
+    "Aesop": "Aesop's metaprogramming API",
 }
+# Namespaces below an allowed import root that hold tactic implementations and their
+# configuration types: declaring there could add a `.constructor` a configuration resolves to.
+TACTIC_NAMESPACES = frozenset({"Mathlib.Tactic", "Mathlib.Meta", "Batteries.Tactic"})
+
+
+def _in_tactic_namespace(parts: list[str]) -> bool:
+    return ".".join(parts[:2]) in TACTIC_NAMESPACES
+
+
 # `Lean.<X>` a proof may cite: lemmas and classes behind `grind`, `omega` and `partial_fixpoint`.
 LEAN_MATH_NAMESPACES = frozenset({"Grind", "Omega", "Order"})
 
@@ -460,6 +528,17 @@ def _table(where: str) -> dict[str, Rule]:
 
 WORDS = _table("word")
 PREFIXES = {construct.rstrip("…"): rule for construct, rule in _table("prefix").items()}
+# How a `component` rule matches one name component (a full match). A family of names is
+# open-ended (`unsafeEIO`, `IO.FS.Handle`, `EIO`, `liftIO`), so it is matched by its shape.
+COMPONENT_PATTERNS = {
+    "unsafe…": r"unsafe.+|.*Unsafe.*",
+    "…IO…": r".*IO(?![a-z]).*",
+    "dbg…": r"dbg.*",
+}
+COMPONENTS = [
+    (re.compile(COMPONENT_PATTERNS[construct]), rule)
+    for construct, rule in _table("component").items()
+]
 CONSTANTS = _table("constant")
 COMMANDS = _table("command")
 ATTRIBUTES = _table("attribute")
@@ -467,7 +546,7 @@ FORMS = _table("form")
 _DEBUG = _table("option")["set_option debug.*"]
 
 # Words that send the scanner to Python: every word a rule or a form looks at.
-_CONTEXT_WORDS = ("import", "native", "config", "set_option", "attribute", "_root_")
+_CONTEXT_WORDS = ("import", "native", "set_option", "attribute", "_root_", "Mathlib", "Batteries")
 _HOT_WORDS = sorted({*WORDS, *CONSTANTS, *_CONTEXT_WORDS, *FORBIDDEN_ROOTS})
 
 
@@ -503,13 +582,102 @@ _HOT = _trie(
     | {"open": rf"{_END}(?![ \t\r\n]++(?!private{_END})[{ID_FIRST}])"}
     | {word: rf"[!?]*+{_END}" for word in _HOT_WORDS}  # `axiom` is hot whatever follows
     | dict.fromkeys(PREFIXES, "")
+    | dict.fromkeys(("unsafe", "dbg"), "")  # the `component` rules that match a prefix
 )
-_BORING_PART = rf"(?!{_HOT})[{ID_FIRST}][{ID_REST}]*+"
+# ... and the `component` rules that match inside a component.
+_COMPONENT_INSIDE = rf"(?![{ID_REST}]*?(?:Unsafe|IO(?![a-z])))"
+_BORING_PART = rf"(?!{_HOT}){_COMPONENT_INSIDE}[{ID_FIRST}][{ID_REST}]*+"
 _BORING_IDENT = rf"(?!r#*+\"){_BORING_PART}(?>(?:\.{_BORING_PART})*)(?!\.[«{ID_FIRST}]|%)"
 _BORING_COMMANDS = "|".join(re.escape(command[1:]) for command in ALLOWED_COMMANDS)
 _BORING_MULTI = "|".join(
     re.escape(s) for s in sorted(MULTI_SYMBOLS, key=len, reverse=True) if s != "@["
 )
+
+
+# -- `(name := value)`: a named argument, or a tactic's configuration item --------------------
+#
+# Every tactic (and command) that takes `optConfig` elaborates its items into a configuration
+# structure and evaluates it with `Meta.evalExpr'` (safety := .unsafe) while the file
+# elaborates (`declare_config_elab`, lean4 src/Lean/Elab/Tactic/Config.lean): a value like
+# `f 100` runs the submission's `f`. The same shape in a term is a named argument, which only
+# elaborates. The scan tells them apart by position: a group that follows a tactic-shaped word
+# (`simp`, `grind`, `norm_num`, `decide`…, and the items before it) standing where a tactic
+# starts is a configuration item, and its value must be a literal.
+
+# What may follow `(` when it opens `name :=` (comments may hide in between, so a comment
+# there is looked at too); the bulk skip stops at exactly these.
+_NAMED_AHEAD = rf"[ \t\r\n]*+(?:/-|--|[{ID_FIRST}«][^\s():]*+[ \t\r\n]*+(?::=|/-|--))"
+_NAMED_AHEAD_RE = re.compile(_NAMED_AHEAD)
+# A tactic-shaped word followed by its clauses (`+arith`, `-zeta`, `(splits := 4)`) up to the
+# group being judged.
+# Some tactics take their clauses in any order (`aesop (add safe h) (config := …)`), so any
+# bracket group counts, as does `only`; comments may sit between, and inside a group.
+_CONFIG_ITEM = rf"(?:\([^()]*\)|\[[^\[\]]*\]|[+-][{ID_FIRST}][^\s()]*|only|/-[^()]*?-/)"
+_HEAD_BEFORE = re.compile(
+    rf"(?<![{ID_REST}.])(?P<head>[a-z][A-Za-z0-9_]*[!?']*)(?:[ \t\r\n]+{_CONFIG_ITEM})*"
+    rf"[ \t\r\n]*\Z"
+)
+_WINDOW = 400
+# Where a tactic starts: after these tokens on the same line (`by simp`, `<;> simp`,
+# `· simp`, `case h => simp`, `first | simp`), after a combinator that takes a tactic, or as
+# the first word of a line whose previous line does not leave a term unfinished.
+_TACTIC_SEPARATORS = ("by", ";", "<;>", "·", "=>", "|", "<|>")
+_TACTIC_COMBINATORS = frozenset(
+    {
+        *("try", "repeat", "repeat'", "all_goals", "any_goals", "focus", "first", "iterate"),
+        *("classical", "with_reducible", "with_reducible_and_instances", "with_unfolding_all"),
+        *("fail_if_success", "show_term", "then", "else", "solve", "next"),
+    }
+)
+# A previous line ending so leaves a term unfinished: the next line continues it.
+_CONTINUATIONS = (
+    *(":=", "(", ",", "<|", "|>", "$", "[", "⟨", "{", "←", "→", "↔", "=", "+", "*", "∧", "∨"),
+    *("exact", "refine", "refine'", "apply", "use", "exists", "exacts", "from", "show", "calc"),
+)
+# Words that take `(name := …)` arguments evaluated by macros, never by the interpreter:
+# `instance (priority := …)` (priorities are `prio` syntax, expanded by macros).
+_NOT_TACTICS = frozenset({"instance"})
+# Options whose value is tactic syntax, not a term: a discharger (`Parser.Tactic.discharger`
+# in lean4 src/Init/Tactics.lean), read as a tactic the scan judges like any other.
+_TACTIC_VALUED = frozenset({"disch", "discharger"})
+# `.constructor` values accepted: the constructors of Lean's own configuration enums
+# (`TransparencyMode`, `EtaStructMode` in lean4 src/Init/MetaTypes.lean). A leading-dot name
+# resolves in the configuration type's namespace; these names exist there already, so a
+# submission cannot declare them.
+_ENUM_CONSTRUCTORS = frozenset({"all", "default", "reducible", "instances", "none", "notClasses"})
+_GROUP_LOOKAHEAD = 256
+# Aesop's rule builders that take a lemma or a type (Aesop's README, "Rule builders"); the
+# `tactic` builder, which runs a program, has its own rule.
+_AESOP_BUILDERS = frozenset(
+    {"apply", "forward", "destruct", "constructors", "cases", "cases_or", "simp", "unfold"}
+)
+
+
+def _tactic_start(text: str, pos: int) -> bool:
+    """Whether a tactic may start at `pos`, judged from the text before it."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    before = text[line_start:pos].rstrip()
+    if not before:
+        previous = text[:line_start].rstrip()
+        return not previous.endswith(_CONTINUATIONS) or previous.endswith(("<;>", "=>"))
+    if before.endswith(_TACTIC_SEPARATORS) or before == ".":
+        return True
+    if before.endswith("("):
+        return _tactic_start(text, line_start + len(before) - 1)
+    words = before.split()
+    last = words[-1]
+    if last.isdigit() and len(words) > 1:  # `iterate 3 simp`
+        last = words[-2]
+    return last.lstrip("(") in _TACTIC_COMBINATORS
+
+
+def _configuration_position(text: str, pos: int) -> bool:
+    """Whether the `(` at `pos` opens an item of a tactic's configuration."""
+    window = max(0, pos - _WINDOW)
+    m = _HEAD_BEFORE.search(text, window, pos)
+    if m is None or m.group("head") in _NOT_TACTICS:
+        return False
+    return _tactic_start(text, m.start("head"))
 
 
 def _skip(not_text: str) -> re.Pattern[str]:
@@ -518,8 +686,8 @@ def _skip(not_text: str) -> re.Pattern[str]:
     (or at the end). Name literals, escaped names, strings with braces and raw strings are left
     to the lexer, and so is every character in `not_text`."""
     symbol = (
-        rf"{_BORING_MULTI}|[^\s{ID_FIRST}0-9\"'«`#@/\-{not_text}]|/(?!-)|-(?!-)"
-        rf"|`(?![«{ID_FIRST}(`])|#(?![A-Za-z_])|@(?!\[)"
+        rf"{_BORING_MULTI}|[^\s{ID_FIRST}0-9\"'«`#@/\-({not_text}]|/(?!-)|-(?!-)"
+        rf"|`(?![«{ID_FIRST}(`])|#(?![A-Za-z_])|@(?!\[)|\((?!{_NAMED_AHEAD})"
     )
     parts = (
         r"[ \t\r\n]++",
@@ -705,6 +873,13 @@ class _Scan:
             return self.attributes(end)
         elif kind == "symbol" and text.startswith("`(", start):
             self.form(start, "`(…)")
+        elif (
+            kind == "symbol"
+            and text[start] == "("
+            and not in_attributes
+            and _NAMED_AHEAD_RE.match(text, end)
+        ):
+            self.named_group(start, end)
         elif kind == "error":
             return self.error(start, end)
         elif kind in _GLUABLE and start > 0 and not _SAFE_CHAR.match(text, start - 1):
@@ -734,7 +909,7 @@ class _Scan:
         text = self.text
         word = text[start:end]
         rule = WORDS.get(word) or WORDS.get(word.rstrip("!?"))
-        if rule is not None:
+        if rule is not None and not (word == "unsafe" and self.aesop_phase(start, end)):
             self.add(start, rule.construct, rule.message)
         for prefix, rule in PREFIXES.items():
             if word.startswith(prefix):
@@ -751,8 +926,6 @@ class _Scan:
                 self.declaration(word, start, end)
         elif word == "import":
             self.form(start, "import")
-        elif word == "config":
-            self.decide_config(start, end)
         elif word == "native":
             self.native(start, end)
         elif word == "set_option":
@@ -766,11 +939,27 @@ class _Scan:
                 return self.attributes(bracket_end)
         return end
 
+    def aesop_phase(self, start: int, end: int) -> bool:
+        """Whether `unsafe` at `start` is the phase of an Aesop rule (`aesop (add unsafe 50%
+        apply h)`, `(add safe h, unsafe apply g)`), which only orders the search: it follows
+        `add` or `,` (where the modifier `unsafe` cannot stand) and comes before a success
+        probability or a rule builder (where no declaration keyword stands)."""
+        before = self.text[max(0, start - 8) : start].rstrip()
+        after_add = before.endswith(",") or (
+            before.endswith("add") and not _REST_CHAR.match(before, len(before) - 4)
+        )
+        kind, next_start, next_end = self.next_token(end)
+        ahead = kind == "number" or self.text[next_start:next_end] in _AESOP_BUILDERS
+        return after_add and ahead
+
     def constants(self, start: int, parts: list[str]) -> None:
         for part in parts:
             rule = CONSTANTS.get(part)
             if rule is not None:
                 self.add(start, rule.construct, rule.message)
+            for pattern, rule in COMPONENTS:
+                if pattern.fullmatch(part):
+                    self.add(start, part, rule.message)
 
     def escapes(self, start: int, word: str) -> None:
         for m in _PART.finditer(word):
@@ -787,6 +976,8 @@ class _Scan:
         rooted = parts[:1] == ["_root_"]
         parts = _unrooted(parts)
         root = parts[0] if parts else ""
+        if _in_tactic_namespace(parts):
+            self.form(start, "reaches a protected namespace", ".".join(parts[:2]))
         if root not in FORBIDDEN_ROOTS or self._at_home(parts):
             return
         if root == "Lean":
@@ -814,18 +1005,29 @@ class _Scan:
                 names = [self.next_text(end)[0]]
         for name in names:
             parts = _unrooted(name_parts(name))
-            if parts[:1] and parts[0] in FORBIDDEN_ROOTS and not self._at_home(parts):
+            protected = parts[:1] and parts[0] in FORBIDDEN_ROOTS and not self._at_home(parts)
+            if protected or _in_tactic_namespace(parts):
                 self.form(at, "reaches a protected namespace", f"{keyword} {name}")
 
-    def group(self, pos: int, closer: str) -> tuple[list[str], int] | None:
+    def group(
+        self, pos: int, closer: str, *, limit: int = 0, nested: bool = False
+    ) -> tuple[list[str], int] | None:
         """The tokens of a short bracket group whose opener ends right before `pos`, and its
-        end; None when it does not close within `_LOOKAHEAD` tokens (a bound that keeps the
-        lookahead, which the body scan repeats over the same tokens, linear)."""
+        end; None when it does not close within `limit` (`_LOOKAHEAD` by default) tokens (a
+        bound that keeps the lookahead, which the body scan repeats over the same tokens,
+        linear). `nested`: brackets inside the group are counted, so an inner `closer` does
+        not end it."""
         tokens: list[str] = []
-        for _ in range(_LOOKAHEAD):
-            word, _, end = self.next_text(pos)
-            if word == closer:
+        depth = 0
+        for _ in range(limit or _LOOKAHEAD):
+            kind, start, end = self.next_token(pos)
+            word = self.text[start:end]
+            if kind == "eof":
+                return None
+            if word == closer and depth == 0:
                 return tokens, end
+            if nested:
+                depth += (word in _OPENERS) - (word in _CLOSERS.values())
             tokens.append(word)
             pos = end
         return None
@@ -882,20 +1084,19 @@ class _Scan:
         if assign == ":=" and self.next_text(after)[0] != "false":
             self.form(start, "native := …")
 
-    def decide_config(self, start: int, end: int) -> None:
-        """`decide (config := e)`: only a `{ … }` literal can be read without elaborating."""
-        text = self.text
-        before = _blank_before(text, start)
-        if not _ends_with(text, before, "("):
+    def named_group(self, start: int, end: int) -> None:
+        """`(name := value)` at `start`: where it configures a tactic, the value must be a
+        literal; where it is a named argument, its value is code like any other."""
+        kind, name_start, name_end = self.next_token(end)
+        option = self.text[name_start:name_end]
+        assign, _, value_start = self.next_text(name_end)
+        if kind not in _WORDLIKE or assign != ":=" or option in _TACTIC_VALUED:
             return
-        before = _blank_before(text, before - 1)
-        if not _ends_with(text, before, "decide") or (
-            before > 6 and _REST_CHAR.match(text, before - 7)
-        ):
+        if not _configuration_position(self.text, start):
             return
-        assign, _, after = self.next_text(end)
-        if assign == ":=" and self.next_text(after)[0] != "{":
-            self.form(start, "decide (config := …)")
+        value = self.group(value_start, ")", limit=_GROUP_LOOKAHEAD, nested=True)
+        if value is None or not _literal_value(option, value[0]):
+            self.form(start, "(option := …)", f"({option} := …)")
 
     def set_option(self, start: int, end: int) -> None:
         kind, name_start, name_end = self.next_token(end)
@@ -963,6 +1164,54 @@ class _Scan:
 
 
 _QUOTE_OR_ESCAPE = re.compile(r'["\\]')
+_NUMBER = re.compile(r"[0-9][0-9_]*")
+
+
+def _literal(tokens: list[str]) -> bool:
+    """A value the interpreter evaluates without running anything a submission wrote."""
+    if len(tokens) == 1:
+        return tokens[0] in ("true", "false") or _NUMBER.fullmatch(tokens[0]) is not None
+    return len(tokens) == 2 and tokens[0] == "." and tokens[1] in _ENUM_CONSTRUCTORS
+
+
+def _literal_structure(tokens: list[str]) -> bool:
+    """`{ field := literal, … }` (fields separated by commas or new lines)."""
+    if tokens[:1] != ["{"] or tokens[-1:] != ["}"]:
+        return False
+    fields: list[list[str]] = [[]]
+    for token in tokens[1:-1]:
+        if token == ",":
+            fields.append([])
+        else:
+            fields[-1].append(token)
+    fields = [field for field in fields if field]
+    # Without commas, fields on separate lines run together: split them at each `name :=`.
+    flat = [token for field in fields for token in field]
+    i = 0
+    while i < len(flat):
+        if i + 2 >= len(flat) + 0 or flat[i + 1] != ":=" or not _PLAIN_WORD.fullmatch(flat[i]):
+            return False
+        j = i + 2
+        while j < len(flat) and not (j + 1 < len(flat) and flat[j + 1] == ":="):
+            j += 1
+        if not _literal(flat[i + 2 : j]):
+            return False
+        i = j
+    return True
+
+
+def _literal_value(option: str, tokens: list[str]) -> bool:
+    """Whether `(option := tokens)` configures a tactic with literals only. `by …` is kept as
+    syntax, not evaluated (`elabConfig`'s special case); Aesop's `rule_sets` are names."""
+    if tokens[:1] == ["by"]:
+        return True
+    if option == "rule_sets":
+        return tokens[:1] == ["["] and all(
+            _PLAIN_WORD.fullmatch(t) or t in ",]" for t in tokens[1:]
+        )
+    if option in ("config", "simp_config"):
+        return _literal(tokens) or _literal_structure(tokens)
+    return _literal(tokens)
 
 
 def scan(text: str, home: str | None = None) -> list[Violation]:

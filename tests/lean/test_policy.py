@@ -71,12 +71,23 @@ EXAMPLES: dict[str, tuple[str, str]] = {
         "example : 2 ∣ 4 := by decide (config := { native := true })",
         "native := …",
     ),
-    "decide (config := …)": (
+    "(option := …)": (
         "example : 2 ∣ 4 := by decide (config := myConfig)",
-        "decide (config := …)",
+        "(config := …)",
     ),
     "DecideConfig": ("def c := Parser.Tactic.DecideConfig.mk true", "DecideConfig"),
     "unsafe": ("unsafe def f : ℕ := 0", "unsafe"),
+    "unsafe…": ("def f : ℕ := unsafeBaseIO (pure 1)", "unsafeBaseIO"),
+    "…IO…": ("def f : IO Unit := pure ()", "IO"),
+    "dbg…": ('def f (n : ℕ) : ℕ := dbgTrace "x" fun _ => n', "dbgTrace"),
+    "FS": ("def f := IO.FS.readFile", "FS"),
+    "Process": ("open IO in def f := Process.output", "Process"),
+    "System": ("def f := System.Platform.numBits", "System"),
+    "FilePath": ('def f := FilePath.mk "x"', "FilePath"),
+    "Internal": ("def f := Std.Internal.Parsec.pure", "Internal"),
+    "include_str": ('def s : String := include_str "secret.txt"', "include_str"),
+    "on_failure": ("example : True := by grind on_failure f", "on_failure"),
+    "tactic": ("example : True := by aesop (add safe tactic myTac)", "tactic"),
     "partial": ("partial def f (n : ℕ) : ℕ := f n", "partial"),
     "implemented_by": ("@[implemented_by g] def f : ℕ := 0", "implemented_by"),
     "extern": ('@[extern "c_f"] opaque f : ℕ', "extern"),
@@ -123,9 +134,6 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "CoreM": ("def f : CoreM Unit := pure ()", "CoreM"),
     "MacroM": ("def f : MacroM Unit := pure ()", "MacroM"),
     "DelabM": ("def f : DelabM Unit := pure ()", "DelabM"),
-    "IO": ("def f : IO Unit := pure ()", "IO"),
-    "EIO": ("def f : EIO String Unit := pure ()", "EIO"),
-    "BaseIO": ("def f : BaseIO Unit := pure ()", "BaseIO"),
     "#eval": ("#eval (1 : ℕ)", "#eval"),
     "#exit": ("#exit", "#exit"),
     "#guard_msgs": ("#guard_msgs in example := 1", "#guard_msgs"),
@@ -587,7 +595,7 @@ def test_a_statement_file_may_use_its_own_namespace_and_no_other():
         "'\"' = 'x'",
         "«my lemma» «term_+_» «1st»",
         "partial_sum sorry_free h'sorry",
-        "Foo.sorry Nat.decide Decidable.decide unsafe_cast",
+        "Foo.sorry Nat.decide Decidable.decide safe_cast",
         "h' h'' f' x'",
         "`sorry `axiom `Nat.succ",
         "by decide",
@@ -608,6 +616,89 @@ def test_a_statement_file_may_use_its_own_namespace_and_no_other():
 )
 def test_policy_ignores_forbidden_words_that_are_not_code(source: str):
     assert found(f"import Mathlib\nexample := {source}\n") == set()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param("by\n  simp (maxSteps := 100000) [foo]", id="number"),
+        pytest.param("by simp +arith -zeta (decide := true)", id="flags-and-bool"),
+        pytest.param("by simp (config := { maxSteps := 10, zeta := false }) at h", id="struct"),
+        pytest.param(
+            "by\n  simp (config := {\n    zeta := false\n    decide := true })", id="lines"
+        ),
+        pytest.param("by grind (splits := 12) (gen := 4)", id="grind"),
+        pytest.param("by simp (transparency := .reducible)", id="enum"),
+        pytest.param("by field_simp (disch := simp [f x])", id="discharger"),
+        pytest.param("by aesop (add unsafe 50% apply foo) (rule_sets := [A, B])", id="aesop"),
+        pytest.param("by\n  exact le_trans (b := c) h₁ h₂", id="named-argument"),
+        pytest.param("by\n  refine foo (n := k) ?_\n  · exact bar (f := g) h", id="after-refine"),
+        pytest.param("by\n  exact\n    foo (n := k)", id="continuation-after-exact"),
+        pytest.param("le_trans (b := c)\n  h₁ h₂", id="term-mode"),
+        pytest.param(":=\n  le_trans (b := c) h₁ h₂", id="term-mode-next-line"),
+        pytest.param("⟨foo (n := k), bar (m := j)⟩", id="anonymous-constructor"),
+        pytest.param("by\n  rw [foo (n := k)]", id="rewrite-rule"),
+    ],
+)
+def test_literal_configurations_and_named_arguments_are_accepted(source: str):
+    assert found(f"import Mathlib\nexample := {source}\n") == set()
+
+
+def test_instance_priorities_are_not_configurations():
+    assert found("instance (priority := low) : Inhabited ℕ := ⟨0⟩\n") == set()
+
+
+@pytest.mark.parametrize(
+    ("source", "construct"),
+    [
+        pytest.param("by simp (maxSteps := f 100)", "(maxSteps := …)", id="call"),
+        pytest.param("by omega (splitDisjunctions := b)", "(splitDisjunctions := …)", id="name"),
+        pytest.param("by decide (config := { kernel := k })", "(config := …)", id="field"),
+        pytest.param("by simp (config := { c with zeta := false })", "(config := …)", id="with"),
+        pytest.param("by simp (maxSteps := 2 ^ 20)", "(maxSteps := …)", id="arithmetic"),
+        pytest.param("by simp (transparency := .mine)", "(transparency := …)", id="enum"),
+        pytest.param("by try simp (maxSteps := f 1)", "(maxSteps := …)", id="try"),
+        pytest.param("by all_goals (simp (maxSteps := f 1))", "(maxSteps := …)", id="parens"),
+        pytest.param("by iterate 2 simp (maxSteps := f 1)", "(maxSteps := …)", id="iterate"),
+        pytest.param("by rfl <;> simp (maxSteps := f 1)", "(maxSteps := …)", id="then-all"),
+        pytest.param("by\n  · simp (maxSteps := f 1)", "(maxSteps := …)", id="focus-dot"),
+        pytest.param("by simp +arith (a := 1)\n  (maxSteps := f 1)", "(maxSteps := …)", id="chain"),
+        pytest.param("by aesop (add safe h) (config := c)", "(config := …)", id="aesop-later"),
+        pytest.param("by simp (maxSteps := f (1))", "(maxSteps := …)", id="nested"),
+        pytest.param("by simp (maxSteps := " + "(" * 300, "(maxSteps := …)", id="unclosed"),
+    ],
+)
+def test_a_tactic_configuration_that_is_not_literal_is_refused(source: str, construct: str):
+    assert construct in {construct for _, construct in on_line_6(f"example := {source}")}
+
+
+@pytest.mark.parametrize(
+    ("source", "construct"),
+    [
+        pytest.param("unsafeBaseIO (pure 1)", "unsafeBaseIO", id="unsafeBaseIO"),
+        pytest.param("unsafeIO (pure 1)", "unsafeIO", id="unsafeIO"),
+        pytest.param("_root_.unsafeEIO x", "unsafeEIO", id="unsafeEIO"),
+        pytest.param("unsafeCast 1", "unsafeCast", id="unsafeCast"),
+        pytest.param("x.unsafeThing", "unsafeThing", id="dot-notation"),
+        pytest.param("`unsafeCast", "unsafeCast", id="name-literal"),
+        pytest.param("Foo.«unsafeCast»", "unsafeCast", id="escaped"),
+        pytest.param("System.FilePath.pathExists", "FilePath", id="FilePath"),
+        pytest.param("Std.Internal.Parsec.pure 1", "Internal", id="Std.Internal"),
+        pytest.param("IO.FS.Handle.mk", "FS", id="IO.FS"),
+        pytest.param("x.toIO", "toIO", id="toIO"),
+        pytest.param("IORef.mk", "IORef", id="IORef"),
+        pytest.param("Aesop.RuleTac", "Aesop", id="Aesop"),
+        pytest.param("Mathlib.Tactic.Ring.ExSum", "Mathlib.Tactic", id="Mathlib.Tactic"),
+        pytest.param("Mathlib.Meta.NormNum.Result", "Mathlib.Meta", id="Mathlib.Meta"),
+    ],
+)
+def test_escape_hatch_families_are_refused_under_every_namespace(source: str, construct: str):
+    assert (LINE, construct) in on_line_6(f"def f := {source}")
+
+
+@pytest.mark.parametrize("source", ["def f := 1, unsafe def g := 2", "(add unsafe foo)"])
+def test_the_unsafe_modifier_is_not_mistaken_for_an_aesop_phase(source: str):
+    assert (LINE, "unsafe") in on_line_6(source)
 
 
 def test_policy_flags_decide_native_but_not_decide():
@@ -700,7 +791,7 @@ def test_prelude_and_the_module_header_are_refused():
 
 
 def test_an_import_after_a_command_is_refused():
-    assert found("import Mathlib\nopen Nat\nimport Mathlib.Tactic\n") == {(3, "import")}
+    assert found("import Mathlib\nopen Nat\nimport Mathlib.Data.Nat\n") == {(3, "import")}
 
 
 # -- files -----------------------------------------------------------------------------------
@@ -779,6 +870,8 @@ PIECES = [
     *("ofReduceBool", "MetaM", "r", "a'b", "0", "λ", "ℕ", "export", "Qq", "Lake", "_root_"),
     *("namespace", "def", "instance", "alias", "⟨", "⟩", "apply?", "%", "`(", "s!", "attr"),
     *(",", "to_additive", "register_hint", "#guard_msgs", "\u202e", "\u00a0", "pp.all"),
+    *("simp", "by", "try", "·", "maxSteps", "unsafeCast", "toIO", "add", "unsafe", "50", "."),
+    *("Mathlib", "Tactic", "Aesop", "instance", "exact", "/- c -/"),
 ]
 
 
