@@ -10,9 +10,10 @@ rich would print it plain anyway).
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,11 +39,23 @@ def shown_path(path: Path) -> str:
     """`path` as the person would type it: relative to the working directory when it lies
     below it, else as given. Its folder is compared as the system finds it (links resolved),
     its name as written: a link is shown where it stands, not where it leads."""
-    here = Path.cwd().resolve()
+    here = _resolved(os.getcwd())
     try:
         return (path.parent.resolve() / path.name).relative_to(here).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+@lru_cache(maxsize=4)
+def _resolved(folder: str) -> Path:
+    # Resolving the working folder costs a system call per part; a report shows hundreds of
+    # paths from one folder (keyed by the folder's name, so a chdir is seen).
+    return Path(folder).resolve()
+
+
+def shown_in_repo(root: Path, relative: str) -> str:
+    """A repo-relative path (how verdicts name files) as the person would type it here."""
+    return shown_path(root / relative)
 
 
 def emit_json(document: Any) -> None:

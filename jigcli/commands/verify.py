@@ -7,10 +7,11 @@ appended to the job summary as a Markdown table.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from jigcli.certificates.spec import LANES
-from jigcli.console import emit_json, out
+from jigcli.console import emit_json, out, shown_in_repo
 from jigcli.errors import RepoNotFound, UsageError
 from jigcli.repo import Repo
 from jigcli.safewrite import UnsafeTarget
@@ -53,7 +54,7 @@ def run(
     if as_json:
         emit_json(verdict.to_json())
     else:
-        show(verdict)
+        show(verdict, repo.root)
     return verdict.exit_code
 
 
@@ -108,11 +109,13 @@ def _write(verdict: Verdict, path: Path) -> None:
         ) from exc
 
 
-def show(verdict: Verdict) -> None:
+def show(verdict: Verdict, root: Path) -> None:
     """The verdict for a person: what, why, each check with its mark, what next, evidence.
 
     The verdict's words and mark come from the registry's `submission` verifier, like every
     other command's; a check that failed says so in words, so no meaning rests on colour.
+    The verdict names files relative to the repo (`root`); a person reads them relative to
+    the working folder, like every command's output, so that `path:line:` opens.
     """
     from rich.markup import escape
 
@@ -120,14 +123,15 @@ def show(verdict: Verdict) -> None:
     from jigcli.render.lines import mark
 
     def shown(text: object) -> str:  # a checker's words are data: one safe line, escaped
-        return escape(one_line(text))
+        return escape(one_line(_here(str(text), root)))
 
     console = out()
     document = verdict.to_json()
     reason = document["reason"]
     console.print(_headline(verdict, reason))
+    manifest = shown_in_repo(root, verdict.submission) if verdict.submission else None
     subject = " · ".join(
-        str(part) for part in (verdict.submission, verdict.statement_id, verdict.decl) if part
+        str(part) for part in (manifest, verdict.statement_id, verdict.decl) if part
     )
     console.print(f"  {shown(subject)}")
     if verdict.detail and reason != "ok":
@@ -142,7 +146,25 @@ def show(verdict: Verdict) -> None:
     if not verdict.green:
         console.print(f"[bold]Next:[/] {escape(document['next'])}")
     for label, path in verdict.evidence.items():
-        console.print(f"[dim]{escape(label)}:[/] {shown(path)}")
+        console.print(f"[dim]{escape(label)}:[/] {escape(one_line(shown_in_repo(root, path)))}")
+
+
+# A repo-relative file named at the start of a line, as `path:line:` or `path:` (a policy
+# violation, a compiler message): the places a verdict's details point at.
+_PLACE = re.compile(r"^([^\s:]+\.(?:lean|json|witness|tex)):", re.MULTILINE)
+
+
+def _here(text: str, root: Path) -> str:
+    """`text` with each repo-relative place that starts a line shown from the working folder;
+    a name that is no file of the repo is left as written."""
+
+    def relocated(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name.startswith("/") or not (root / name).exists():
+            return match.group(0)
+        return f"{shown_in_repo(root, name)}:"
+
+    return _PLACE.sub(relocated, text)
 
 
 def _headline(verdict: Verdict, reason: str) -> str:

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from jigcli.console import shown_path
 from jigcli.display import one_line
 from jigcli.render.lines import mark, result_line
 from jigcli.selftest.judge import Result
@@ -32,7 +33,7 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
         table.add_column(column, no_wrap=column != "manifest", overflow="fold")
     for r in results:
         table.add_row(
-            escape(r.case.rel),
+            escape(shown_path(r.case.path)),
             escape(r.verdict or "—"),
             escape(r.reason or "—"),
             hash_prefix(r),
@@ -51,13 +52,13 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
         console.print(table)
     else:  # a table squeezed into a narrow terminal drops the manifest column: one line each
         for r in results:
-            console.print(result_line(r.case.rel, None, _state(r), _row_words(r)))
+            console.print(result_line(shown_path(r.case.path), None, _state(r), _row_words(r)))
     shared = _shared_details(results)
     for r in results:
         for problem in r.problems if r.failed else ():
             if r.reason in shared:  # said once below, not once per example
                 problem = problem.removesuffix(f": {r.detail}")
-            console.print(result_line(r.case.rel, None, "error", one_line(problem)))
+            console.print(result_line(shown_path(r.case.path), None, "error", one_line(problem)))
     for reason, number in Counter(r.reason for r in results if r.skipped).items():
         console.print(f"{mark('pending')} {number} skipped {escape(_advice(reason))}")
     # Failures that say nothing about the examples (no sandbox, a crash): what to do, once.
@@ -133,7 +134,7 @@ def _bar(total: int) -> Iterator[Callable[[Outcome], None]]:
         task = bar.add_task("selftest", total=total, last="")
 
         def advance(outcome: Outcome) -> None:
-            bar.update(task, advance=1, last=outcome.case.rel)
+            bar.update(task, advance=1, last=shown_path(outcome.case.path))
 
         yield advance
 
@@ -147,7 +148,7 @@ def _lines(total: int) -> Callable[[Outcome], None]:
             return
         document = outcome.document
         sys.stderr.write(
-            f"[{done[0]}/{total}] {outcome.case.rel}: {document.get('verdict')} "
+            f"[{done[0]}/{total}] {shown_path(outcome.case.path)}: {document.get('verdict')} "
             f"{document.get('reason')} ({outcome.seconds:.1f} s)\n"
         )
         sys.stderr.flush()

@@ -144,3 +144,24 @@ def test_parallel_jobs_give_the_same_verdicts_as_one_job(repo, capsys, unsandbox
     assert one == two and one["passed"] == 8
     work = repo / ".jig/work/selftest"
     assert len(list(work.iterdir())) == 8  # one private work dir per verification
+
+
+def test_selftest_from_a_subfolder_names_manifests_from_there(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-m", "jigcli", "selftest", "C001", "--no-cache"],
+        cwd=root / "Certificates",
+        env={**os.environ, "NO_COLOR": "1", "JIG_CACHE_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if "matched" in line and "│" in line]
+    assert rows and all(row.startswith("C001/submissions/") for row in rows)
+    assert "[1/3] C001/submissions/" in done.stderr

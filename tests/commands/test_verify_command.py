@@ -256,3 +256,28 @@ def test_the_judges_report_is_never_kept_through_a_link_below_the_work_folder(
     assert "is a symbolic link" in document["detail"]
     assert "verifier" not in document["checks"]  # said in a sentence, not a crash
     assert list(outside.iterdir()) == []
+
+
+def test_paths_are_shown_from_the_working_folder_so_path_line_opens(standin, repo):
+    folder = repo / "Submissions/S001"
+    (folder / "Opaque.lean").write_text(
+        "import Mathlib\nnamespace Submissions.S001.Opaque\n"
+        "theorem proof : True := by native_decide\nend Submissions.S001.Opaque\n"
+    )
+    (folder / "Opaque.json").write_text(
+        json.dumps(
+            {
+                "schema": "conject.submission.v1",
+                "kind": "lean",
+                "statement_id": "S001",
+                "module": "Submissions.S001.Opaque",
+                "decl": "Submissions.S001.Opaque.proof",
+            }
+        )
+    )
+    done = jig(folder, "verify", "Opaque.json")
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith("  Opaque.json · S001")
+    assert lines[2].startswith("  Opaque.lean:3: native_decide")
+    document = json.loads(jig(folder, "verify", "Opaque.json", "--json").stdout)
+    assert document["submission"] == "Submissions/S001/Opaque.json"  # files stay repo-relative

@@ -11,7 +11,8 @@ HASH = "sha256:" + "ab12" * 16
 
 
 def result(rel="Submissions/S001/A.json", verdict="green", reason="ok", cached=False, **kw):
-    case = Case(Path("/repo") / rel, rel, {"kind": "lean", "expect": "green"}, b"")
+    # the case lies below the working folder, where a person sees it as `rel`
+    case = Case(Path.cwd() / rel, rel, {"kind": "lean", "expect": "green"}, b"")
     document = {"verdict": verdict, "reason": reason, "detail": "", "elaborated_term_hash": HASH}
     return Result(case, document, cached, **kw)
 
@@ -49,7 +50,7 @@ def test_the_advice_for_a_skip_reads_as_sentences(monkeypatch):
 
 
 def outcome(name: str, cached: bool) -> Outcome:
-    case = Case(Path("/repo") / name, name, {"kind": "certificate"}, b"")
+    case = Case(Path.cwd() / name, name, {"kind": "certificate"}, b"")
     return Outcome(case, {"verdict": "green", "reason": "ok"}, cached=cached, seconds=1.25)
 
 
