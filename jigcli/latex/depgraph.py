@@ -1,9 +1,12 @@
 """A blueprint's dependency graph, as leanblueprint's depgraph draws it, written as DOT.
 
-Nodes are the statements; an edge runs from what is used to what uses it, dashed when the
-statement itself `\\uses` it and solid when its proof does (plastexdepgraph draws the same two
-kinds). A `\\uses` of a label no statement carries (a section, an equation, or nothing at all)
-draws no edge. Each node is coloured by its lean-check status, so the picture is the check.
+Nodes are the statements whose environment plastexdepgraph's `thms=` option names (by default
+definition, lemma, proposition, theorem, corollary: a remark or an example is no node); an
+edge runs from what is used to what uses it, dashed when the statement itself `\\uses` it and
+solid when its proof does (plastexdepgraph draws the same two kinds), whichever of the used
+statement's labels names it. A `\\uses` of a label no node carries (a section, an equation, a
+statement of a kind left out, or nothing at all) draws no edge. Each node is coloured by its
+lean-check status, so the picture is the check.
 """
 
 from __future__ import annotations
@@ -37,19 +40,28 @@ def node_id(statement: Statement) -> str:
     return statement.label or f"{statement.kind}-{statement.number}"
 
 
+def shown(statements: Sequence[Statement], kinds: Sequence[str]) -> list[Statement]:
+    """The statements the graph shows: those whose environment is one of `kinds`
+    (plastexdepgraph's `thms=` option, or its default)."""
+    return [s for s in statements if s.kind in kinds]
+
+
 def edges(statements: Sequence[Statement]) -> list[Edge]:
-    ids = {s.label for s in statements if s.label}
+    """Every `\\uses` between two of `statements`, by any of the used statement's labels."""
+    ids = {label: node_id(s) for s in statements for label in s.labels or (s.label,) if label}
     found: list[Edge] = []
     for statement in statements:
         proof = statement.blueprint.proof
         for by, uses in (("statement", statement.uses), ("proof", proof.uses if proof else ())):
-            found += [Edge(label, node_id(statement), by) for label in uses if label in ids]
+            found += [Edge(ids[label], node_id(statement), by) for label in uses if label in ids]
     return list(dict.fromkeys(found))
 
 
-def to_json(nodes: list[dict[str, Any]], found: list[Edge]) -> str:
-    """The graph as JSON: the nodes as lean-check's `--json` lists its statements, then edges."""
+def to_json(nodes: list[dict[str, Any]], found: list[Edge], kinds: Sequence[str]) -> str:
+    """The graph as JSON: the kinds it shows, the nodes as lean-check's `--json` lists its
+    statements, then the edges."""
     document = {
+        "kinds": list(kinds),
         "nodes": nodes,
         "edges": [{"from": e.used, "to": e.user, "by": e.by} for e in found],
     }

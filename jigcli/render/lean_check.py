@@ -2,8 +2,9 @@
 for a program (`document`), and the dependency graph (`write_graph`).
 
 The lines: any missing input, any lakefile field read as Lake's default, one line per
-statement (`path:line: <mark> <Kind number> · <words>`), the stray `\\lean{…}` and the
-dangling `\\uses`, then the summary and the engine with its evidence.
+statement (`path:line: <mark> <Kind number> · <words>`), what the reader read past (an unclosed
+proof, an unbalanced brace), the stray `\\lean{…}` and the dangling `\\uses`, then the
+summary and the engine with its evidence.
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ def show(report: Report) -> None:
         title = heading(statement.kind, statement.number, statement.title)
         said = f"{title} · {words(row.outcome)}"
         console.print(result_line(shown_path(statement.file), statement.line, row.status, said))
+    for notice in report.paper.document.notices:
+        console.print(result_line(shown_path(notice.file), notice.line, "warn", notice.message))
     for place in report.paper.document.stray_lean:
         said = f"\\lean{{{', '.join(place.names)}}} is outside every statement: nothing checks it"
         console.print(result_line(shown_path(place.file), place.line, "warn", said))
@@ -112,6 +115,16 @@ def document(report: Report) -> dict[str, Any]:
         "statements": [_statement_json(row) for row in report.rows],
         "missing_inputs": [place_json(p) for p in report.missing],
         "stray_lean": [place_json(p) for p in paper.document.stray_lean],
+        "notices": [
+            {"file": shown_path(n.file), "line": n.line, "message": n.message}
+            for n in paper.document.notices
+        ],
+        "graph_kinds": {
+            "kinds": list(paper.document.graph_kinds),
+            "from": place_json(kinds_place)
+            if (kinds_place := paper.document.graph_kinds_place)
+            else None,
+        },
         "dangling_uses": [
             {"label": s.label, "file": shown_path(place.file), "line": place.line, "uses": label}
             for s, label, place in paper.document.dangling_uses()
@@ -126,6 +139,7 @@ def _statement_json(row: Row) -> dict[str, Any]:
     statement = row.statement
     return {
         "label": statement.label,
+        "labels": list(statement.labels),
         "kind": statement.kind,
         "number": statement.number,
         "title": statement.title,
@@ -188,11 +202,17 @@ def write_graph(report: Report, path: Path) -> None:
     DOT otherwise."""
     from jigcli.latex import depgraph
 
-    nodes = [{"id": depgraph.node_id(row.statement), **_statement_json(row)} for row in report.rows]
-    found = depgraph.edges(report.paper.document.statements)
-    text = (
-        depgraph.to_json(nodes, found) if path.suffix == ".json" else depgraph.to_dot(nodes, found)
-    )
+    document = report.paper.document
+    kinds = document.graph_kinds
+    shown = depgraph.shown(document.statements, kinds)
+    nodes = [
+        {"id": depgraph.node_id(row.statement), **_statement_json(row)}
+        for row in report.rows
+        if row.statement.kind in kinds
+    ]
+    found = depgraph.edges(shown)
+    as_json = path.suffix == ".json"
+    text = depgraph.to_json(nodes, found, kinds) if as_json else depgraph.to_dot(nodes, found)
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as error:

@@ -267,3 +267,39 @@ def test_names_in_modules_only_the_root_s_imports_reach_are_located_and_checked(
         "def:double": "proved", "lem:core": "proved", "lem:deep": "proved",
         "lem:tool": "proved", "lem:algebra": "proved", "thm:elsewhere": "error",
     }  # fmt: skip
+
+
+def test_the_graph_is_the_one_leanblueprint_draws_by_its_rules(
+    tmp_path: Path, standin: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # tests/data/blueprints/rules, checked by hand against plastexdepgraph's depgraph.py:
+    # nodes are the environments `thms=definition+lemma+theorem` (web.tex) names, so the
+    # proposition and the remark are none and the edges through them go; `\uses{def:a-alias}`
+    # reaches the definition by its second label; the proof never closed proves lem:b and the
+    # proofs after it their own statements; `\proves{Rules.e_lean_name}` (no label) falls back
+    # to thm:e; `\proves{chap:rules}` proves the chapter, no node.
+    project = tmp_path / "rules"
+    shutil.copytree(DATA.parent / "rules", project)
+    standin.uninstall()
+    lean_check.run(project / "print.tex", as_json=False, watch=False, graph=tmp_path / "g.json")
+    shown = capsys.readouterr().out
+    graph = json.loads((tmp_path / "g.json").read_text())
+    assert graph["kinds"] == ["definition", "lemma", "theorem"]
+    assert [n["id"] for n in graph["nodes"]] == ["def:a", "lem:b", "lem:c", "thm:e", "thm:g"]
+    assert sorted((e["from"], e["to"], e["by"]) for e in graph["edges"]) == [
+        ("def:a", "lem:b", "proof"),
+        ("def:a", "lem:b", "statement"),
+        ("def:a", "thm:e", "proof"),
+        ("lem:b", "lem:c", "proof"),
+        ("lem:b", "thm:g", "statement"),
+        ("lem:c", "thm:e", "statement"),
+    ]
+    assert "content.tex:13: ● \\begin{proof} is never closed: read as ending at line 17" in shown
+    _, document = _json(capsys, project / "print.tex")
+    assert document["graph_kinds"]["kinds"] == ["definition", "lemma", "theorem"]
+    assert (document["graph_kinds"]["from"]["file"], document["graph_kinds"]["from"]["line"]) == (
+        str(project / "web.tex"), 3
+    )  # fmt: skip
+    assert [(Path(n["file"]).name, n["line"]) for n in document["notices"]] == [
+        ("content.tex", 13), ("content.tex", 55)
+    ]  # fmt: skip

@@ -84,6 +84,7 @@ def test_the_json_names_each_statement_and_its_declaration(
     first = document["statements"][0]
     assert first == {
         "label": "thm:proved",
+        "labels": ["thm:proved"],
         "kind": "theorem",
         "number": "1",
         "title": None,

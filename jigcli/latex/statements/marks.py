@@ -29,6 +29,7 @@ class Marks:
     """The marks written inside a statement or a proof."""
 
     label: str | None
+    labels: tuple[str, ...]  # every `\label`, in order: plasTeX maps each to the statement
     lean: tuple[str, ...]
     uses: tuple[str, ...]
     leanok: bool
@@ -49,6 +50,7 @@ def marks_in(structural: str) -> Marks:
     labels, discussions, proves = groups("label"), groups("discussion"), groups("proves")
     return Marks(
         label=labels[0] if labels else None,
+        labels=tuple(dict.fromkeys(labels)),
         lean=tuple(n for group in groups("lean") for n in comma_list(group)),
         uses=tuple(n for group in groups("uses") for n in comma_list(group)),
         leanok=flag("leanok") or flag("mathlibok"),  # leanblueprint: mathlibok is leanok too

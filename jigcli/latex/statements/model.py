@@ -47,6 +47,7 @@ class Statement:
     lean: tuple[str, ...] = ()
     uses: tuple[str, ...] = ()
     blueprint: Blueprint = Blueprint()
+    labels: tuple[str, ...] = ()  # every `\label` of its own, `label` first: each one names it
 
     @property
     def all_uses(self) -> tuple[str, ...]:
@@ -66,6 +67,20 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Notice:
+    """Something in the sources jig read past, at the line where it starts: what it is and
+    what jig did about it."""
+
+    file: Path
+    line: int
+    message: str
+
+
+# plastexdepgraph's `DEFAULT_TYPES`: the environments its graph shows when `thms=` is not given.
+DEFAULT_GRAPH_KINDS = ("definition", "lemma", "proposition", "theorem", "corollary")
+
+
+@dataclass(frozen=True)
 class Document:
     """A paper's statements in reading order, and what they were read from."""
 
@@ -76,6 +91,11 @@ class Document:
     labels: frozenset[str] = frozenset()  # every `\label` of the paper, statements' or not
     missing: tuple[Place, ...] = ()  # inputs whose file is nowhere
     stray_lean: tuple[Place, ...] = ()  # `\lean{…}` outside every statement
+    notices: tuple[Notice, ...] = ()  # what was read past: an unclosed proof, a brace
+    # The environments the dependency graph shows (leanblueprint's `thms=` option, else its
+    # default), and where the option was read, when it was.
+    graph_kinds: tuple[str, ...] = DEFAULT_GRAPH_KINDS
+    graph_kinds_place: Place | None = None
 
     def dangling_uses(self) -> list[tuple[Statement, str, Place]]:
         """Each `\\uses{label}` (of a statement or its proof) that no `\\label` defines, with

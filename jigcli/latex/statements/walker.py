@@ -27,7 +27,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jigcli.errors import UsageError
@@ -36,7 +36,7 @@ from jigcli.latex.statements.counters import BOOK_CLASSES, Counters, TheoremKind
 from jigcli.latex.statements.groups import comma_list, read_group, read_optional, tex_words
 from jigcli.latex.statements.marks import as_typeset, clean_text, labels_in, marks_in, own_part
 from jigcli.latex.statements.masking import Masked, mask
-from jigcli.latex.statements.model import Blueprint, Place, Proof, Statement
+from jigcli.latex.statements.model import Blueprint, Notice, Place, Proof, Statement
 
 PROOF_ENVS = frozenset({"proof"})
 # Displays that number their rows (amsmath's and LaTeX's own), and those numbered once.
@@ -76,6 +76,11 @@ class _Open:
     number: str | None = None
     kind: str | None = None  # the theorem-like environment it stands for, when a wrapper
     label: str | None = None  # the label a wrapper's opening code gives it
+    before: _Found | None = None  # a proof's: the statement closed last at its depth
+    cut: int | None = None  # a proof's: where the first theorem-like environment inside begins
+    # Statements and proofs closed inside it (start, end): their marks are their own, as
+    # plasTeX gives a `\\uses` to the environment around it.
+    inner: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,10 @@ class Walker:
         self.stack: list[_Open] = []
         self.found: list[_Found] = []
         self.proofs: list[tuple[_Found | None, str | None, Proof]] = []  # (before it, proves, …)
+        self.last_closed: dict[int, _Found] = {}  # by depth: the statement that closed last there
+        self.notices: list[Notice] = []
+        self.graph_kinds: tuple[str, ...] | None = None  # leanblueprint's `thms=`, when given
+        self.graph_kinds_place: Place | None = None
         self.labels: set[str] = set()
         self.missing: list[Place] = []
         self.stray_lean: list[Place] = []
@@ -162,6 +171,7 @@ class Walker:
         source = self.load(path)
         self.scan(source, 0, len(source.raw))
         self.labels.update(labels_in(source.masked.structural))
+        self.recover_unclosed(source)
 
     def scan(self, src: _FileText, start: int, stop: int) -> None:
         """Every command of `src` from `start` to `stop`, in order."""
@@ -203,7 +213,17 @@ class Walker:
             local = self.base / f"{package}.sty"
             if local.is_file():
                 self.walk(local)
+            if package in GRAPH_PACKAGES and option is not None:
+                self.graph_option(src, option[0], start)
         return group[1]
+
+    def graph_option(self, src: _FileText, options: str, start: int) -> None:
+        """leanblueprint passes its options on to plastexdepgraph, whose `thms=a+b+c` names
+        the environments its graph shows."""
+        kinds = graph_kinds_option(options)
+        if kinds is not None:
+            self.graph_kinds = kinds
+            self.graph_kinds_place = Place(src.path, src.line(start), "usepackage", kinds)
 
     def newtheorem(self, src: _FileText, star: bool, start: int, end: int) -> int:
         text = src.masked.structural
@@ -496,8 +516,13 @@ class Walker:
         if kind is None:
             if inner in PROOF_ENVS:
                 pos = _read_arguments(text, pos, wrapper.arguments)[1] if wrapper else pos
-                self.stack.append(_Open(env, start, pos, src.path, seq=0, kind=inner))
+                before = self.opening_at(len(self.stack))
+                self.stack.append(_Open(env, start, pos, src.path, 0, kind=inner, before=before))
             return pos
+        self.opening_at(len(self.stack))
+        for opened in self.stack:
+            if opened.file == src.path and opened.kind in PROOF_ENVS and opened.cut is None:
+                opened.cut = start  # where an unclosed proof is taken to end
         label = None
         if wrapper is None:
             title = read_optional(text, pos)
@@ -520,6 +545,13 @@ class Walker:
         )
         self.stack.append(opened)
         return pos
+
+    def opening_at(self, depth: int) -> _Found | None:
+        """An environment opens at `depth`: what closed deeper belongs to an earlier one.
+        The statement that closed last at `depth` is what a proof opening there proves."""
+        for deeper in [d for d in self.last_closed if d > depth]:
+            del self.last_closed[deeper]
+        return self.last_closed.get(depth)
 
     def unwrapped(self, env: str) -> str:
         """The environment `env` stands for, through wrappers of wrappers (a bounded number:
@@ -560,11 +592,14 @@ class Walker:
                 opened = self.stack.pop(depth)
                 if opened.file != src.path:
                     break  # begun in another file: its text cannot be read whole
+                if self.stack and self.stack[-1].file == src.path:
+                    self.stack[-1].inner.append((opened.start, after))
                 if (opened.kind or opened.env) in PROOF_ENVS:
                     self.proof(src, opened, start)
                 elif opened.number is not None:
                     found = _Found(opened.seq, self.statement(src, opened, start, after))
                     self.found.append(found)
+                    self.last_closed[len(self.stack)] = found
                 else:  # unnumbered: not a statement the PDF numbers, so its \lean is stray
                     self.unstated_lean(src, opened, start)
                 break
@@ -581,9 +616,14 @@ class Walker:
         return group[1]
 
     def statement(self, src: _FileText, opened: _Open, stop: int, after: int) -> Statement:
-        structural = src.masked.structural[opened.body : stop]
+        structural = _own_text(src, opened, stop)
         meta = marks_in(structural)
-        label = marks_in(own_part(structural)).label or opened.label
+        own = marks_in(own_part(structural)).labels
+        labels = tuple(dict.fromkeys((*own, opened.label) if opened.label else own))
+        label = labels[0] if labels else None
+        unbalanced = _unbalanced_brace(structural)
+        if unbalanced is not None:
+            self.notices.append(_brace_notice(src, opened, opened.body + unbalanced, stop))
         return Statement(
             kind=opened.kind or opened.env,
             number=opened.number,
@@ -596,6 +636,7 @@ class Walker:
             lean=meta.lean,
             uses=meta.uses,
             blueprint=Blueprint(meta.leanok, meta.mathlibok, meta.notready, meta.discussion),
+            labels=labels,
         )
 
     def unstated_lean(self, src: _FileText, opened: _Open, stop: int) -> None:
@@ -604,18 +645,42 @@ class Walker:
             self.stray_lean.append(Place(src.path, src.line(opened.start), "lean", names))
 
     def proof(self, src: _FileText, opened: _Open, stop: int) -> None:
-        meta = marks_in(src.masked.structural[opened.body : stop])
+        meta = marks_in(_own_text(src, opened, stop))
         proof = Proof(src.path, src.line(opened.start), meta.leanok, meta.uses)
-        before = self.found[-1] if self.found and not self.stack else None
-        self.proofs.append((before, meta.proves, proof))
+        self.proofs.append((opened.before, meta.proves, proof))
         self.unstated_lean(src, opened, stop)  # a proof's \lean names nothing the graph shows
 
+    def recover_unclosed(self, src: _FileText) -> None:
+        """What this file opened and never closed, at its end. A proof is taken to end where
+        the first theorem-like environment inside it begins, else at the end of the file, and
+        is read as such (leanblueprint recovers the same way); a theorem-like environment is
+        not read as a statement. Either way a notice names the line that opened it."""
+        unclosed = [opened for opened in self.stack if opened.file == src.path]
+        self.stack = [opened for opened in self.stack if opened.file != src.path]
+        for opened in unclosed:
+            begun = f"\\begin{{{opened.env}}}"
+            if opened.kind not in PROOF_ENVS:
+                said = f"{begun} is never closed: LaTeX stops with an error; not a statement here"
+                self.notices.append(Notice(src.path, src.line(opened.start), said))
+                continue
+            stop = opened.cut if opened.cut is not None else len(src.masked.structural)
+            at = f"line {src.line(stop)}" if opened.cut is not None else "the end of the file"
+            self.proof(src, opened, stop)
+            said = f"{begun} is never closed: read as ending at {at}"
+            self.notices.append(Notice(src.path, src.line(opened.start), said))
+
     def statements(self) -> list[Statement]:
-        """The statements in reading order, each with the proof that proves it."""
+        """The statements in reading order, each with the proof that proves it: the one its
+        `\\proves{label}` names, else the statement before it (plastexdepgraph's
+        `find_proved_thm`, also when `\\proves` names no label at all). A `\\proves` of a label
+        that is not a statement's (a section's) proves nothing the graph shows."""
         proved: dict[int, Proof] = {}
-        by_label = {f.statement.label: f for f in self.found if f.statement.label}
+        by_label = {label: f for f in self.found for label in f.statement.labels}
         for before, proves, proof in self.proofs:
-            target = by_label.get(proves) if proves else before
+            if proves in by_label:
+                target: _Found | None = by_label[proves]
+            else:
+                target = None if proves in self.labels else before
             if target is not None:
                 proved[target.seq] = proof
         ordered = sorted(self.found, key=lambda f: f.seq)
@@ -757,3 +822,63 @@ def _visible_arg(src: _FileText, arg: tuple[str, int]) -> str:
     """An argument read from the structural mask, as the reader sees it, on one line."""
     content, after = arg
     return " ".join(src.masked.visible[after - 1 - len(content) : after - 1].split())
+
+
+GRAPH_PACKAGES = frozenset({"blueprint", "depgraph"})
+_THMS_OPTION = re.compile(r"^\s*thms\s*=\s*(.*?)\s*$", re.DOTALL)
+
+
+def graph_kinds_option(options: str) -> tuple[str, ...] | None:
+    """plastexdepgraph's `thms=a+b+c` among a package's options, split at `+`."""
+    for option in comma_list(options):
+        found = _THMS_OPTION.match(option)
+        if found:
+            kinds = tuple(k.strip() for k in found.group(1).strip("{}").split("+") if k.strip())
+            return kinds or None
+    return None
+
+
+def _own_text(src: _FileText, opened: _Open, stop: int) -> str:
+    """An environment's structural text up to `stop`, the statements and proofs closed inside
+    it blanked (same length, line breaks kept)."""
+    text = src.masked.structural
+    parts, pos = [], opened.body
+    for start, end in opened.inner:
+        if start < pos or end > stop:
+            continue
+        parts += [text[pos:start], re.sub(r"[^\n]", " ", text[start:end])]
+        pos = end
+    return "".join([*parts, text[pos:stop]])
+
+
+def _unbalanced_brace(text: str) -> int | None:
+    """Where the braces of `text` stop balancing: the first `}` that closes nothing, else the
+    first `{` never closed. `\\{` and `\\}` are text, not braces."""
+    opened: list[int] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "{":
+            opened.append(i)
+        elif c == "}":
+            if not opened:
+                return i
+            opened.pop()
+        i += 1
+    return opened[0] if opened else None
+
+
+def _brace_notice(src: _FileText, opened: _Open, where: int, stop: int) -> Notice:
+    brace = src.masked.structural[where]
+    kind = opened.kind or opened.env
+    if brace == "{":
+        said = (
+            f"a {{ in this {kind} is never closed before \\end{{{opened.env}}} "
+            f"(line {src.line(stop)}): LaTeX would read on past it; jig reads the {kind} to there"
+        )
+    else:
+        said = f"a }} in this {kind} closes nothing: LaTeX stops with an error here"
+    return Notice(src.path, src.line(where), said)
