@@ -1,19 +1,27 @@
 """The GitHub job summary: Markdown appended to `$GITHUB_STEP_SUMMARY` when Actions set it.
 
-Shared by `jig verify` (one verdict: `verdict_markdown`), `jig selftest` (its table is built
-in `jigcli.selftest.report` from `table`) and the CI fallback script, which runs before jig
-may be installed — so this module needs only the standard library. Everything a tool said
-arrives here as data: one line, its control characters shown escaped (`jigcli.display`).
-A summary that cannot be written is a warning on stderr, never a failure.
+Shared by `jig verify`, `jig selftest` (its table is built in `jigcli.selftest.report` from
+`table`) and the CI fallback script, which runs before jig may be installed — so this module
+needs only the standard library. A summary that cannot be written is a warning on stderr, never
+a failure.
+
+Everything a tool, a checker, a manifest or a dispatch input said arrives here as data, and is
+shown as data: one line (`jigcli.display`: control characters shown escaped, so no newline
+starts a line of its own), inside an inline code span (`code`) whose fence is longer than any
+backtick run in it, so GitHub's Markdown renders it as the literal text — no heading, link,
+image, emphasis or HTML, and nothing that looks like jig's own lines, which are the only text
+outside code spans. In a table, pipes are escaped too (`cell`), which GFM undoes inside code.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from jigcli.display import one_line
+from jigcli.verdict import REASONS
 
 MARKS = {"ok": "✅ ok", "failed": "❌ failed", "not run": "⏭️ not run"}
 VERDICT_MARKS = {"green": "✅ green", "red": "❌ red"}
@@ -25,12 +33,19 @@ def cell(text: str) -> str:
     return one_line(text).replace("|", "\\|")
 
 
-def code(text: str | None) -> str:
-    """Inline code, or nothing for nothing; a backquote in it cannot end the code span."""
-    if not text:
+def code(text: object) -> str:
+    """`text` as an inline code span that renders as exactly that one safe line; nothing for
+    nothing. The fence is one backtick longer than the longest run inside, and a space pads
+    content that starts or ends with a backtick (or with spaces on both sides, which CommonMark
+    would strip), so the text can neither close the span nor lose a character."""
+    if text is None or text == "":
         return ""
-    quoted = one_line(text).replace("`", "'")
-    return f"`{quoted}`"
+    shown = one_line(text)
+    longest = max((len(run) for run in re.findall(r"`+", shown)), default=0)
+    fence = "`" * (longest + 1)
+    edges = shown.startswith("`") or shown.endswith("`")
+    pad = " " if edges or (shown.startswith(" ") and shown.endswith(" ")) else ""
+    return f"{fence}{pad}{shown}{pad}{fence}"
 
 
 def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
@@ -72,8 +87,8 @@ def verdict_markdown(document: dict[str, Any]) -> str:
         ("submission", "statement", "verdict", "reason", "term hash"),
         [
             (
-                code(document.get("submission")),
-                document.get("statement_id") or "—",
+                code(document.get("submission")) or "—",
+                code(document.get("statement_id")) or "—",
                 verdict,
                 reason,
                 code(document.get("elaborated_term_hash")) or "—",
@@ -89,21 +104,20 @@ def verdict_markdown(document: dict[str, Any]) -> str:
         )
     if reason != "ok":
         lines += ["", f"**Why:** {_line(document.get('detail'))}"]
-        lines += [f"**Next:** {_line(document.get('next'))}"]
+        lines += [f"**Next:** {one_line(REASONS[reason].next) if reason in REASONS else '—'}"]
     return "\n".join(lines) + "\n\n"
 
 
 def _check(check: dict[str, Any]) -> tuple[str, str]:
     """(result, one-line detail) for a check: ok, failed or not run."""
-    detail = _line(check.get("detail"))
     ok = check.get("ok")
     if ok is None:
-        return MARKS["not run"], detail.removeprefix("not run: ")
-    return MARKS["ok" if ok else "failed"], detail
+        return MARKS["not run"], _line(str(check.get("detail") or "").removeprefix("not run: "))
+    return MARKS["ok" if ok else "failed"], _line(check.get("detail"))
 
 
 def _line(text: Any) -> str:
-    """The first line of a detail, made safe, `…` when more follows (a compiler's output
-    belongs in the artifact, not here)."""
+    """The first line of a detail as a code span, `…` after it when more follows (a compiler's
+    output belongs in the artifact, not here); `—` for nothing."""
     first, _, rest = str(text or "").strip().partition("\n")
-    return one_line(first) + (" …" if rest.strip() else "")
+    return (code(first) or "—") + (" …" if rest.strip() else "")

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jigcli.ownsource import identity
+
 SCHEMA = "conject.verdict.v1"
 
 # Exit codes of the commands that decide: 0 green, 1 red, 2 a usage error (`jigcli.errors`),
@@ -145,6 +147,12 @@ REASONS: dict[str, Reason] = {
         "Mathlib cache, and verify again.",
         actionable=False,
     ),
+    "runner_stopped": Reason(
+        "the CI runner stopped the job",
+        "Not your submission's fault: the CI job was cancelled or killed by its runner before "
+        "jig decided anything; run the verification again.",
+        actionable=False,
+    ),
     "verifier_error": Reason(
         "the verifier itself failed",
         "Not your submission's fault: report it with the verdict file rather than resubmitting.",
@@ -273,6 +281,7 @@ class Verdict:
             "evidence": self.evidence,
             "next": advice.next,
             "agent_actionable": advice.actionable,
+            "verifier": identity(),
         }
         document.update(self.extra)
         return document

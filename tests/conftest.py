@@ -27,6 +27,17 @@ def _jig_cache_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _not_under_github_actions() -> Iterator[None]:
+    """The tests see no GITHUB_* variable, so a run under GitHub Actions behaves as a run
+    anywhere else (no step summary written, no `--format github` chosen for them); a test
+    that sets one itself still wins."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in [name for name in os.environ if name.startswith("GITHUB_")]:
+            patch.delenv(name)
+        yield
+
+
 def _pid_alive(pid: int) -> bool:
     """True while `pid` runs. A zombie is dead: PID 1 here may never reap orphans."""
     try:

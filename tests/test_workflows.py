@@ -25,7 +25,12 @@ REPO = Path(__file__).resolve().parent.parent
 WORKFLOWS = REPO / ".github" / "workflows"
 ACTION = REPO / ".github" / "actions" / "lean-setup" / "action.yml"
 FILES = [WORKFLOWS / "verify.yml", ACTION]
-SAMPLE_COMMIT = "0123456789abcdef0123456789abcdef01234567"
+# What a variable a script sets itself stands for.
+SAMPLE_ASSIGNED = {
+    "base": "0123456789abcdef0123456789abcdef01234567",
+    "budget": "840",
+    "status": "0",
+}
 # What a `${{ … }}` expression stands for when a run line is parsed here.
 SAMPLE_EXPRESSIONS = {
     "matrix.shard": "2",
@@ -79,17 +84,19 @@ def test_every_lean_job_is_capped_at_20_minutes_with_jigs_budget_at_15(verify):
     for job in (verify["jobs"]["selftest"], verify["jobs"]["dispatch"]):
         assert job["timeout-minutes"] == 20
         jig_steps = [s for s in job["steps"] if "jig " in s.get("run", "")]
-        assert jig_steps and all('--timeout "$JIG_BUDGET_SEC"' in s["run"] for s in jig_steps)
+        assert jig_steps and all('--timeout "$budget"' in s["run"] for s in jig_steps)
+        # jig's deadline is what is left of the budget since the job's first step
+        assert all('budget="$(python scripts/job_budget.py)"' in s["run"] for s in jig_steps)
+        assert job["steps"][0]["run"] == 'echo "JIG_JOB_STARTED=$(date +%s)" >> "$GITHUB_ENV"'
+        assert (REPO / "scripts" / "job_budget.py").is_file()
 
 
 def test_the_selftest_shard_as_a_whole_keeps_to_jigs_budget(verify):
     # --timeout is per submission: two slow ones would outlast the job's cap without it.
     [run] = [
-        s["run"]
-        for s in verify["jobs"]["selftest"]["steps"]
-        if s.get("run", "").startswith("jig selftest")
+        s["run"] for s in verify["jobs"]["selftest"]["steps"] if "jig selftest" in s.get("run", "")
     ]
-    assert '--budget "$JIG_BUDGET_SEC"' in run
+    assert '--budget "$budget"' in run
 
 
 def verify_step(steps: list[dict[str, Any]]) -> dict[str, Any]:
@@ -100,7 +107,7 @@ def verify_step(steps: list[dict[str, Any]]) -> dict[str, Any]:
 def test_dispatch_verifies_one_submission_taking_only_its_folder_from_the_ref(verify):
     job = verify["jobs"]["dispatch"]
     assert "workflow_dispatch" in job["if"]
-    checkout = job["steps"][0]
+    [checkout] = checkouts(job)
     assert checkout["uses"].startswith("actions/checkout@")
     # jig, the judge, Commons and the statements come from the reviewed default branch
     assert checkout["with"]["ref"] == "${{ github.event.repository.default_branch }}"
@@ -140,7 +147,7 @@ def test_an_always_step_writes_a_verdict_after_verify_knowing_how_it_ended(verif
     [
         (0, 2, "bad_manifest"),
         (0, 3, "verifier_error"),
-        (0, None, "timeout"),
+        (0, None, "runner_stopped"),
         (2, 0, "bad_manifest"),  # no such submission folder on the ref: jig never runs
         (1, 0, "verifier_error"),  # git failed
     ],
@@ -155,7 +162,8 @@ def test_the_dispatch_steps_tell_a_refused_manifest_and_a_crash_from_a_timeout(
     checkout = tmp_path / "checkout"
     (checkout / "scripts").mkdir(parents=True)
     (checkout / "jigcli").symlink_to(REPO / "jigcli")
-    (checkout / "scripts" / "fallback_verdict.py").symlink_to(REPO / "scripts/fallback_verdict.py")
+    for script in ("fallback_verdict.py", "job_budget.py"):
+        (checkout / "scripts" / script).symlink_to(REPO / "scripts" / script)
     # the ref's folder is taken (tests/scripts/test_take_submission.py shows how)
     (checkout / "scripts" / "take_submission.py").write_text(f"raise SystemExit({take_exits})\n")
     bin_dir = tmp_path / "bin"
@@ -207,22 +215,26 @@ def test_inputs_never_reach_a_shell_script_by_substitution(verify):
 
 
 @pytest.mark.parametrize("job", ["dispatch", "selftest"])
-def test_verdicts_and_judge_reports_are_uploaded_even_on_failure(verify, job):
-    uploads = [
-        s
-        for s in verify["jobs"][job]["steps"]
-        if s.get("uses", "").startswith("actions/upload-artifact@")
-    ]
+def test_verdicts_and_judge_reports_are_staged_and_uploaded_even_on_failure(verify, job):
+    steps = verify["jobs"][job]["steps"]
+    uploads = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact@")]
     assert len(uploads) == 1 and uploads[0]["if"] == "always()"
-    paths = uploads[0]["with"]["path"]
-    assert "verdicts/" in paths and ".jig/work/" in paths
+    [stage] = [s for s in steps if "stage_artifacts.py" in s.get("run", "")]
+    assert stage["if"] == "always()" and steps.index(stage) == steps.index(uploads[0]) - 1
+    argv = shlex.split(stage["run"])
+    assert argv[:3] == ["python", "scripts/stage_artifacts.py", "--into=artifacts"]
+    verdicts = "verdicts" if job == "dispatch" else ".jig/verdicts"
+    assert argv[3] == "--" and set(argv[4:]) == {verdicts, ".jig/work"}
+    # the staged copy holds hidden folders (.jig/work): the upload must not drop them
+    assert uploads[0]["with"]["path"] == "artifacts/"
+    assert uploads[0]["with"]["include-hidden-files"] is True
 
 
 def test_the_selftest_is_a_sharded_matrix_that_requires_lean(verify):
     job = verify["jobs"]["selftest"]
     shards = job["strategy"]["matrix"]["shard"]
     assert job["strategy"]["fail-fast"] is False
-    [run] = [s["run"] for s in job["steps"] if s.get("run", "").startswith("jig selftest")]
+    [run] = [s["run"] for s in job["steps"] if "jig selftest" in s.get("run", "")]
     assert "--require-lean" in run
     assert f'--shard "${{{{ matrix.shard }}}}/{len(shards)}"' in run
     assert sorted(shards) == list(range(1, len(shards) + 1))
@@ -268,7 +280,7 @@ def test_a_pull_request_job_runs_the_bases_side_with_the_head_beside_it_as_data(
     trusted, head = checkouts(verify["jobs"][job])
     # pull_request_target's github.sha is the base branch's commit; a push's, the pushed one
     assert trusted["with"] == {"ref": "${{ github.sha }}", "persist-credentials": False}
-    assert steps.index(trusted) == 0
+    assert steps.index(trusted) <= 1  # after noting the job's start, at most
     assert head["with"]["path"] == "head" and head["with"]["persist-credentials"] is False
     assert head["with"]["ref"] == "${{ github.event.pull_request.head.sha || github.sha }}"
     assert head["with"]["fetch-depth"] == 0  # the merge base must be there
@@ -290,7 +302,7 @@ def test_the_selftest_waits_for_the_guard_and_takes_only_what_a_pull_request_may
     steps = job["steps"]
     [take] = [s for s in steps if "pull_request.py take" in s.get("run", "")]
     [setup] = [s for s in steps if s.get("uses") == "./.github/actions/lean-setup"]
-    [selftest] = [s for s in steps if s.get("run", "").startswith("jig selftest")]
+    [selftest] = [s for s in steps if "jig selftest" in s.get("run", "")]
     # the Mathlib cache is saved by the set-up, before any byte of the head is here
     assert steps.index(setup) < steps.index(checkouts(job)[1]) < steps.index(take)
     assert steps.index(take) < steps.index(selftest)
@@ -458,7 +470,7 @@ def jig_invocations() -> Iterator[tuple[str, list[str]]]:
             values = {**env, **{k: str(v) for k, v in (step.get("env") or {}).items()}}
             # a variable the script sets itself (`base="$(…)"`) stands for a commit id
             assigned = re.findall(r"^\s*(\w+)=", script, flags=re.MULTILINE)
-            values |= {name: SAMPLE_COMMIT for name in assigned}
+            values |= {name: SAMPLE_ASSIGNED[name] for name in assigned}
             for line in _commands(script):
                 if line.split()[0] == "jig":
                     yield f"{path.name}: {line[:60]}", shlex.split(_expand(line, values))[1:]

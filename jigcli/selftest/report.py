@@ -13,7 +13,7 @@ from jigcli.repo import Repo
 from jigcli.safefiles import Unreadable, read_beneath
 from jigcli.safewrite import UnsafeTarget, write_beneath
 from jigcli.selftest.judge import Result
-from jigcli.summary import cell, code, table
+from jigcli.summary import code, table
 
 HASH_PREFIX = 12  # hex digits of the term hash shown in tables
 
@@ -128,5 +128,5 @@ def markdown(results: Sequence[Result], *, verified: int, scope: str) -> str:
     problems = [(r.case.rel, p) for r in results if r.failed for p in r.problems]
     if problems:
         lines.append("")
-        lines += [f"- `{rel}`: {cell(problem)}" for rel, problem in problems]
+        lines += [f"- {code(rel)}: {code(problem)}" for rel, problem in problems]
     return "\n".join(lines) + "\n\n"
