@@ -160,7 +160,7 @@ def test_the_github_step_summary_gets_the_verdict_and_each_check(standin, repo, 
     document = json.loads(done.stdout)  # --json still prints one document and nothing else
     text = summary.read_text()
     assert text.startswith("earlier step\n")
-    assert f"| `{ALICE}` | S001 | red | sorry |" in text
+    assert f"| `{ALICE}` | `S001` | red | sorry |" in text
     for name, check in document["checks"].items():
         result = {True: "✅ ok", False: "❌ failed", None: "⏭️ not run"}[check["ok"]]
         assert f"| {name} | {result} |" in text
