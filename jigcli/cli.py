@@ -278,7 +278,22 @@ def pose_lean(
     )
 
 
-@pose_app.command("certificate")
+POSE_CERTIFICATE_EPILOG = (
+    "\b\n"
+    "Example:\n"
+    '  jig pose certificate C003 --title "A perfect number" \\\n'
+    '    --statement "Exhibit a perfect number" --witness-format "one decimal integer" \\\n'
+    "    --checker checker.py --green good.txt --red bad.txt\n"
+    "\n"
+    "\b\n"
+    "The checker runs as `python -S -B checker.py WITNESS`, standard library only, and prints\n"
+    'exactly one line `CONJECT_CERT: {"ok": true, "reason": "...", "canonical": "..."}`\n'
+    "(canonical: the witness in normal form; its SHA-256 is the submission's hash).\n"
+    "The contract, the lanes and their limits: docs/posers.md."
+)
+
+
+@pose_app.command("certificate", epilog=POSE_CERTIFICATE_EPILOG)
 def pose_certificate(
     problem_id: Annotated[str, typer.Argument(metavar="ID", help="The new problem's id.")],
     title: Annotated[str, typer.Option("--title", help="A one-line title.")],

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jigcli.console import emit_json, err, out
+from jigcli.console import emit_json, err, out, shown_in_repo
 from jigcli.display import one_line
 from jigcli.render.lines import result_line
 from jigcli.repo import Repo
@@ -36,21 +36,29 @@ def run_lean(
     for path in posed.files:
         example = posed.example_of.get(path)
         said = _written(path, example.describe() if example else None)
-        console.print(result_line(path, None, "ok", said))
+        console.print(result_line(shown_in_repo(repo.root, path), None, "ok", said))
+    statement = shown_in_repo(repo.root, f"Statements/{label}.lean")
     if posed.elaboration is not None:
         status = "ok" if posed.elaboration.ran else "pending"
-        shown = f"Statements/{label}.lean"
-        console.print(result_line(shown, None, status, posed.elaboration.detail))
+        console.print(result_line(statement, None, status, posed.elaboration.detail))
         for warning in posed.elaboration.warnings:
             console.print(f"  warning: {warning}", markup=False)
     if posed.commit is not None:
         console.print(f'committed {posed.commit[:7]} "{commit_message(label)}"', markup=False)
-    console.print(
-        f"next: review Statements/{label}.lean (the statement is the whole contract), then "
-        f"`jig selftest Submissions/{label}` where Lean is installed",
-        markup=False,
-    )
+    console.print(_next_for_statement(repo, label, statement, bool(posed.example_of)), markup=False)
     return 0
+
+
+def _next_for_statement(repo: Repo, label: str, statement: str, examples: bool) -> str:
+    """What to do after posing: a command that runs as printed, from the working folder."""
+    review = f"next: review {statement} (the statement is the whole contract)"
+    if not examples:
+        return (
+            f"{review}; it has no example yet: add a proof and its manifest under "
+            f"Submissions/{label}/ (docs/posers.md) so that jig selftest guards it"
+        )
+    folder = shown_in_repo(repo.root, f"Submissions/{label}")
+    return f"{review}, then `jig selftest {folder}` where Lean is installed"
 
 
 def _written(path: str, example: str | None) -> str:
@@ -112,12 +120,13 @@ def run_certificate(
             markup=False,
         )
     for path in posed.files:
-        console.print(result_line(path, None, "ok", "written"))
+        console.print(result_line(shown_in_repo(repo.root, path), None, "ok", "written"))
     if posed.commit is not None:
         console.print(f'committed {posed.commit[:7]} "{commit_message(problem_id)}"', markup=False)
+    folder = shown_in_repo(repo.root, f"Certificates/{problem_id}")
     console.print(
-        f"next: have Certificates/{problem_id}/checker.py reviewed like a canonical statement; "
-        f"`jig selftest Certificates/{problem_id}` guards it from now on",
+        f"next: have {folder}/checker.py reviewed like a canonical statement; "
+        f"`jig selftest {folder}` guards it from now on",
         markup=False,
     )
     return 0

@@ -150,3 +150,59 @@ def test_pose_certificate_refuses_a_green_witness_the_checker_rejects(root):
     assert done.returncode == 1
     assert "jig: the green witness six.txt does not come out green" in done.stderr
     assert not (root / "Certificates").exists()
+
+
+def _next_command(stdout: str) -> list[str]:
+    """The command inside the backticks of jig's `next:` line, as a person would type it."""
+    import re
+    import shlex
+
+    (line,) = [line for line in stdout.splitlines() if line.startswith("next:")]
+    found = re.search(r"`(jig [^`]+)`", line)
+    assert found, line
+    return shlex.split(found.group(1))
+
+
+def _run_as_printed(cwd: Path, command: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jigcli", *command[1:]],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_next_line_after_posing_a_statement_runs_as_printed(root):
+    done = _pose_s002(root, "--green", str(DATA / "lean" / "EvenSquare.lean"))
+    assert done.returncode == 0, done.stderr
+    command = _next_command(done.stdout)
+    assert command == ["jig", "selftest", "Submissions/S002"]
+    ran = _run_as_printed(root, command)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_a_statement_posed_without_examples_does_not_suggest_a_folder_that_is_not_there(root):
+    done = _pose_s002(root)
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith("next:")]
+    assert "jig selftest Submissions/S002" not in line
+    assert "no example yet" in line and not (root / "Submissions" / "S002").exists()
+
+
+def test_the_next_line_after_posing_a_certificate_runs_as_printed(root):
+    certs = DATA / "certificates"
+    done = _jig(
+        root,
+        *("certificate", "C100", "--title", "A square root of 49"),
+        *("--statement", "Exhibit an integer whose square is 49."),
+        *("--witness-format", "one decimal integer"),
+        *("--checker", str(certs / "square_checker.py"), "--green", str(certs / "seven.txt")),
+        *("--red", str(certs / "six.txt")),
+    )
+    assert done.returncode == 0, done.stderr
+    command = _next_command(done.stdout)
+    assert command == ["jig", "selftest", "Certificates/C100"]
+    ran = _run_as_printed(root, command)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "2 matched" in ran.stdout
