@@ -260,7 +260,7 @@ def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
         return BuildResult(root, engine, None, failure=failure, started_process=True)
     log_text = log.read_text(encoding="utf-8", errors="replace")
     report = parse_log(log_text, root.parent)
-    report.diagnostics = _refusals(root, outcome.output, report.diagnostics) + report.diagnostics
+    report.diagnostics = _refusals(root, outcome.output, report.diagnostics)
     result = _verdict(root, engine, report, log_text)
     build_state.record(
         root,
@@ -316,29 +316,56 @@ def _fresh_build_folder(root: Path) -> Path:
 
 def _refusals(root: Path, output: str, said: list[Diagnostic]) -> list[Diagnostic]:
     """What kpathsea kept TeX from reading or writing, said as the error it is, on the line of
-    the source that names the file. The engine says so on its terminal only (its log just says
-    the file was not found), and latexmk may not rerun it: a name outside the folder that the
-    log could not open counts too."""
+    the source that names the file, and the log's own "not found" for it left out (the refusal
+    is why). The engine says so on its terminal only (its log just says the file was not
+    found), and latexmk may not rerun it: a name outside the folder that the log could not open
+    counts too. One error per file as the source names it: graphicx asks for `fig` as
+    `fig.pdf`, `fig.png`, … (14 names), and those are one refusal."""
     from jigcli.latex.log import refused_files
     from jigcli.latex.root import outside_folder, source_files
 
     refused = dict.fromkeys(refused_files(output))
-    for diagnostic in said:
+    explained: set[int] = set()
+    for index, diagnostic in enumerate(said):
         found = _NOT_OPENED.search(diagnostic.message)
         if found and outside_folder(found.group("name")):
             verb = "reading" if found.group("what") == "File" else "writing"
             refused.setdefault((verb, found.group("name").removesuffix(".tex")), None)
+            explained.add(index)
     diagnostics = []
-    for verb, name in refused:
+    for (verb, name), tried in _by_name_as_written(list(refused)).items():
         file, line = _naming(source_files(root), root.parent, name)
         what = "read" if verb == "reading" else "write"
         allowed = "files in its own folder and TeX's own" if what == "read" else "in its own folder"
+        also = f" (nor as {_listed(tried)}: TeX tried each)" if tried else ""
         message = (
-            f"TeX may not {what} {name}: jig lets a paper {what} only {allowed} "
+            f"TeX may not {what} {name}{also}: jig lets a paper {what} only {allowed} "
             "(no absolute path, no ..)"
         )
         diagnostics.append(Diagnostic(file, line, "error", message))
-    return diagnostics
+    return diagnostics + [d for i, d in enumerate(said) if i not in explained]
+
+
+def _listed(extensions: list[str]) -> str:
+    shown = ", ".join(extensions[:3])
+    return f"{shown} and {len(extensions) - 3} more" if len(extensions) > 3 else shown
+
+
+def _by_name_as_written(refused: list[tuple[str, str]]) -> dict[tuple[str, str], list[str]]:
+    """The refused names grouped by the name without its extension when another refused name
+    shares it (`../fig` and `../fig.pdf`, `../fig.png`): that name → the extensions tried."""
+    stems: dict[tuple[str, str], list[str]] = {}
+    for verb, name in refused:
+        stem, dot, extension = name.rpartition(".")
+        key = (verb, stem) if dot and "/" not in extension and stem else (verb, name)
+        stems.setdefault(key, []).append(name)
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for (verb, stem), names in stems.items():
+        if len(names) == 1:
+            grouped[(verb, names[0])] = []
+        else:
+            grouped[(verb, stem)] = ["." + n.rpartition(".")[2] for n in names if n != stem]
+    return grouped
 
 
 def _naming(sources: list[Path], folder: Path, name: str) -> tuple[str, int | None]:

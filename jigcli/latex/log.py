@@ -7,7 +7,10 @@ message (the real place: where an unclosed environment began, where a reference 
 the `file:N:` prefix or the `l.N` context line, and otherwise the project source itself (the
 `\\usepackage` of a missing package, the second `\\label` of a duplicate, the `\\write18` that
 shell escape stopped). A message from inside a package or class is placed on the project file
-that loaded it. When nothing names a line, `line` is None rather than a guess.
+that loaded it. A line the file tracked does not have (a stray `)` in the log's text closed
+the file TeX was reading) is placed in the project file read so far that has it, when the
+message's quoted words or the file's length single it out. When nothing names a line, `line`
+is None rather than a guess.
 
 Severities: `error` for TeX and LaTeX errors; `warning` for LaTeX, package and class warnings
 (undefined references and citations among them) and commands shell escape stopped; `info` for
@@ -383,6 +386,8 @@ class _Reader:
     def _place(self, file: str | None, line: int | None, message: str) -> tuple[str, int | None]:
         """A project file and line for a message about `file` (maybe a system file)."""
         project = self._project_path(file) if file else None
+        if project is not None and line is not None and line > len(self._source(project)):
+            project, line = self._file_with_line(project, line, message)
         if project is not None:
             return file_name(project, self.root_dir), line
         # From inside a package or class: say it on the project file that loaded it.
@@ -395,6 +400,22 @@ class _Reader:
             return (file or "?"), line
         loaded_by = self._locate_name(loader, Path(file).stem) if file else None
         return file_name(self._project_path(loader) or Path(loader), self.root_dir), loaded_by
+
+    def _file_with_line(self, wrong: Path, line: int, message: str) -> tuple[Path, int | None]:
+        """The file a message's line belongs in, when the file tracked has no such line (a
+        stray `)` in the log's text closed the file TeX was reading): the project file read so
+        far whose line holds a word the message quotes, else the only one that long; failing
+        both, the file tracked, without a line."""
+        quoted = re.findall(r"[`'\"]([^`'\"\s]+)'", message)
+        candidates = []
+        for file in reversed(dict.fromkeys(self.seen_files)):
+            path = self._project_path(file)
+            lines = self._source(path) if path is not None and path != wrong else []
+            if path is not None and line <= len(lines):
+                if any(word in lines[line - 1] for word in quoted):
+                    return path, line
+                candidates.append(path)
+        return (candidates[0], line) if len(candidates) == 1 else (wrong, None)
 
     def _source(self, path: Path) -> list[str]:
         key = str(path)

@@ -387,6 +387,25 @@ def test_a_write_out_of_the_folder_is_refused_and_nothing_lands_there(fresh: Pat
     assert not (fresh / "planted.tex").exists()
 
 
+def test_an_image_outside_the_folder_is_one_refusal_not_one_per_extension_tried(
+    tmp_path: Path,
+) -> None:
+    # graphicx asks kpathsea for ../figs/pic.pdf, .png, .jpg, … (14 names), each refused.
+    paper = tmp_path / "paper" / "paper.tex"
+    paper.parent.mkdir()
+    paper.write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\nHi.\n"
+        "\\includegraphics{../figs/pic}\n\\end{document}\n"
+    )
+    result = compile_file(paper)
+    assert result.verdict == "error"
+    (refusal,) = result.diagnostics
+    assert (refusal.file, refusal.line, refusal.severity) == ("paper.tex", 5, "error")
+    assert refusal.message.startswith(
+        "TeX may not read ../figs/pic (nor as .pdf, .png, .jpg and 10 more: TeX tried each): "
+    )
+
+
 @pytest.mark.parametrize("engine", ["pdflatex", "xelatex"])
 def test_a_link_out_of_the_folder_is_refused_before_tex_reads_or_writes_through_it(
     tmp_path: Path, engine: str

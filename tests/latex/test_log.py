@@ -186,3 +186,29 @@ def test_any_log_reads_without_crashing(text: str) -> None:
     folder = Path(__file__).resolve().parent.parent / "data" / "latex" / "clean"
     report = parse_log(text, folder)
     assert all(d.severity in ("error", "warning", "info") for d in report.diagnostics)
+
+
+def test_a_line_the_tracked_file_lacks_is_placed_in_the_file_that_has_it(folder: Path) -> None:
+    # A stray `)` in the log's own text closes chapter.tex early: the warning's line 9519 is
+    # not in paper.tex (7 lines) but in chapter.tex, where the reference is.
+    chapter = ["Text."] * 9600
+    chapter[9518] = "See \\ref{far}."
+    (folder / "chapter.tex").write_text("\n".join(chapter) + "\n")
+    body = (
+        "(./paper.tex (./chapter.tex\n"
+        "a typeout with a stray ) paren\n"
+        "LaTeX Warning: Reference `far' on page 88 undefined on input line 9519.\n\n"
+        "))\n"
+    )
+    assert parse(folder, body) == [
+        ("chapter.tex", 9519, "warning", "Reference `far' on page 88 undefined.")
+    ]
+
+
+def test_a_line_no_file_read_has_is_no_line(folder: Path) -> None:
+    body = (
+        "(./paper.tex\nLaTeX Warning: Reference `x' on page 1 undefined on input line 500.\n\n)\n"
+    )
+    assert parse(folder, body) == [
+        ("paper.tex", None, "warning", "Reference `x' on page 1 undefined.")
+    ]
