@@ -413,7 +413,11 @@ def lean_check(
     watch: Annotated[bool, typer.Option("--watch", help="Re-check on every settled edit.")] = False,
     graph: Annotated[
         Path | None,
-        typer.Option("--graph", metavar="FILE", help="Write the dependency graph: DOT, or .json."),
+        typer.Option(
+            "--graph",
+            metavar="FILE",
+            help="Write the dependency graph: .dot/.gv, .json, or .svg/.png/.pdf (Graphviz).",
+        ),
     ] = None,
 ) -> None:
     """Check each statement of a paper against its declaration in the sibling .lean or the

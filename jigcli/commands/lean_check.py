@@ -2,7 +2,8 @@
 per statement (`jigcli.paper.lean_check`).
 
 One line per statement, `--json` one document (`jigcli.render.lean_check` says what each
-holds); `--graph FILE` writes the dependency graph (DOT, or JSON for a `.json` name).
+holds); `--graph FILE` writes the dependency graph: DOT (`.dot`, `.gv`), JSON (`.json`), or an
+image drawn by Graphviz's `dot` (`.svg`, `.png`, `.pdf`).
 `--watch` checks again each time the paper's sources or its Lean files settle; Ctrl-C ends it,
 with the last check's exit code. Exit 0 only when every statement is ok; 4 when Lean is not
 set up here and nothing else is wrong ("not checked here"); 1 otherwise.
@@ -21,6 +22,8 @@ from jigcli.render import lean_check as render
 def run(file: Path, *, as_json: bool, watch: bool, graph: Path | None = None) -> int:
     if watch and as_json:
         raise UsageError("--watch reports for people as you edit; drop --json or --watch.")
+    if graph is not None:
+        render.graph_format(graph)  # a bad --graph is refused before the check, not after it
     if watch:
         return _watch(file, graph)
     report = check(file)

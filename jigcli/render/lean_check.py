@@ -197,9 +197,42 @@ def place_json(place: Place) -> dict[str, Any]:
     }
 
 
+# What `--graph FILE` writes, by FILE's suffix: DOT and JSON by jig, images by Graphviz's `dot`.
+GRAPH_FORMATS = {
+    ".dot": "dot",
+    ".gv": "dot",
+    ".json": "json",
+    ".svg": "svg",
+    ".png": "png",
+    ".pdf": "pdf",
+}
+_DRAWN = {"svg", "png", "pdf"}
+
+
+def graph_format(path: Path) -> str:
+    """The format `--graph path` asks for, checked before any work: a known suffix, a folder
+    that exists, and Graphviz's `dot` on PATH for an image. `UsageError` says what to do."""
+    import shutil
+
+    wanted = GRAPH_FORMATS.get(path.suffix.lower())
+    if wanted is None:
+        suffixes = ", ".join(GRAPH_FORMATS)
+        raise UsageError(f"--graph {path}: name the file with one of {suffixes}.")
+    if wanted in _DRAWN and shutil.which("dot") is None:
+        raise UsageError(
+            f"--graph {path}: drawing {wanted} needs Graphviz's dot (apt-get install graphviz); "
+            f"or write {path.with_suffix('.dot')} and draw it elsewhere."
+        )
+    if path.is_dir():
+        raise UsageError(f"--graph {path} is a folder; pass the path of a file to write.")
+    if not path.parent.is_dir():
+        raise UsageError(f"--graph {path}: the folder {path.parent} does not exist; create it.")
+    return wanted
+
+
 def write_graph(report: Report, path: Path) -> None:
-    """The dependency graph, each node a statement with its verdict: JSON for a `.json` name,
-    DOT otherwise."""
+    """The dependency graph, each node a statement with its verdict, in the format
+    `graph_format(path)` names."""
     from jigcli.latex import depgraph
 
     document = report.paper.document
@@ -211,11 +244,42 @@ def write_graph(report: Report, path: Path) -> None:
         if row.statement.kind in kinds
     ]
     found = depgraph.edges(shown)
-    as_json = path.suffix == ".json"
-    text = depgraph.to_json(nodes, found, kinds) if as_json else depgraph.to_dot(nodes, found)
+    wanted = graph_format(path)
+    if wanted == "json":
+        _write_text(path, depgraph.to_json(nodes, found, kinds))
+    elif wanted == "dot":
+        _write_text(path, depgraph.to_dot(nodes, found))
+    else:
+        _draw(depgraph.to_dot(nodes, found), wanted, path)
+
+
+def _write_text(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as error:
         raise UsageError(
             f"Cannot write the graph to {path} ({error.strerror}); pick another path."
         ) from error
+
+
+def _draw(dot_text: str, wanted: str, path: Path) -> None:
+    """Graphviz's `dot -T<format>` draws the DOT text into `path`."""
+    import subprocess
+
+    try:
+        drawn = subprocess.run(
+            ["dot", f"-T{wanted}", "-o", str(path)],
+            input=dot_text.encode("utf-8"),
+            capture_output=True,
+            timeout=120,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise UsageError(
+            f"Graphviz's dot could not draw {path} ({error}); write a .dot instead."
+        ) from None
+    if drawn.returncode != 0:
+        said = drawn.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise UsageError(
+            f"Graphviz's dot could not draw {path} ({said[-1] if said else drawn.returncode}); "
+            "write a .dot instead."
+        )

@@ -303,3 +303,50 @@ def test_the_graph_is_the_one_leanblueprint_draws_by_its_rules(
     assert [(Path(n["file"]).name, n["line"]) for n in document["notices"]] == [
         ("content.tex", 13), ("content.tex", 55)
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("deps.txt", "name the file with one of .dot, .gv, .json, .svg, .png, .pdf"),
+        ("nowhere/deps.dot", "the folder"),
+    ],
+)
+def test_a_bad_graph_target_is_refused_before_anything_is_checked(
+    project: Path, standin: Any, capsys: pytest.CaptureFixture[str], tmp_path: Path, name, says
+) -> None:
+    from jigcli.errors import UsageError
+
+    root = project / "blueprint" / "src" / "print.tex"
+    with pytest.raises(UsageError, match=says.replace(".", r"\.")):
+        lean_check.run(root, as_json=True, watch=False, graph=tmp_path / name)
+    assert capsys.readouterr().out == ""  # no JSON document before the usage error
+    assert standin.calls() == []
+
+
+def test_an_image_graph_without_graphviz_is_refused_with_what_to_install(
+    project: Path, standin: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jigcli.errors import UsageError
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no `dot` here
+    root = project / "blueprint" / "src" / "print.tex"
+    with pytest.raises(UsageError, match="apt-get install graphviz"):
+        lean_check.run(root, as_json=False, watch=False, graph=tmp_path / "deps.png")
+    assert not (tmp_path / "deps.png").exists()
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+@pytest.mark.parametrize(("suffix", "magic"), [(".png", b"\x89PNG"), (".svg", b"<?xml")])
+def test_an_image_graph_is_drawn_by_graphviz(
+    project: Path,
+    standin: Any,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    suffix: str,
+    magic: bytes,
+) -> None:
+    standin.scenario({"axioms": AXIOMS})
+    root = project / "blueprint" / "src" / "print.tex"
+    lean_check.run(root, as_json=False, watch=False, graph=tmp_path / f"deps{suffix}")
+    assert (tmp_path / f"deps{suffix}").read_bytes().startswith(magic)
