@@ -17,7 +17,7 @@ import typer
 
 from jigcli import __version__
 from jigcli.errors import UsageError, guarded
-from jigcli.options import ALLOW_NO_NETNS_ENV, JSON, MIN_SECONDS, ROOT, Option
+from jigcli.options import ALLOW_NO_NETNS_ENV, FORMAT, JSON, MIN_SECONDS, ROOT, Option
 from jigcli.options.compile import ENGINE, NO_BUILD, WATCH
 from jigcli.options.verify import ALLOW_NO_NETNS, LANE, OUT, STATEMENT, TIMEOUT
 from jigcli.verify.context import DEFAULT_TIMEOUT_SEC
@@ -74,6 +74,7 @@ def _declared(option: Option[Any], **more: Any) -> Any:
 
 RootOpt = Annotated[Path | None, _declared(ROOT)]
 JsonOpt = Annotated[bool, _declared(JSON)]
+FormatOpt = Annotated[str | None, _declared(FORMAT)]
 
 
 def _finite_seconds(value: float | None) -> float | None:
@@ -115,6 +116,7 @@ def verify(
     statement_id: Annotated[str | None, _declared(STATEMENT)] = STATEMENT.default,
     out: Annotated[Path | None, _declared(OUT)] = OUT.default,
     as_json: JsonOpt = JSON.default,
+    output_format: FormatOpt = FORMAT.default,
     timeout: Annotated[
         float, _declared(TIMEOUT, min=MIN_SECONDS, callback=_finite_seconds)
     ] = TIMEOUT.default,
@@ -131,6 +133,7 @@ def verify(
             statement_id=statement_id,
             out=out,
             as_json=as_json,
+            output_format=output_format,
             timeout=timeout,
             lane=lane,
             allow_no_netns=allow_no_netns,
@@ -157,6 +160,7 @@ def selftest(
         bool, typer.Option("--require-lean", help="Fail when Lean manifests cannot run here.")
     ] = False,
     json_out: JsonOpt = False,
+    output_format: FormatOpt = None,
     timeout: Annotated[
         float,
         typer.Option(
@@ -197,6 +201,7 @@ def selftest(
             use_cache=not no_cache,
             require_lean=require_lean,
             as_json=json_out,
+            output_format=output_format,
             timeout=timeout,
             budget=budget,
             allow_no_netns=allow_no_netns,
@@ -361,12 +366,17 @@ def pose_check(
         str | None, typer.Option("--base", help="The ref to compare with (default: merge base).")
     ] = None,
     json_out: JsonOpt = False,
+    output_format: FormatOpt = None,
     root: RootOpt = None,
 ) -> None:
     """Fail when a posed statement or checker changed or vanished since BASE."""
     from jigcli.commands import pose as command
 
-    _done(command.run_check(base=base, as_json=json_out, root=_root(root)))
+    _done(
+        command.run_check(
+            base=base, as_json=json_out, output_format=output_format, root=_root(root)
+        )
+    )
 
 
 # -- policy ------------------------------------------------------------------------------
@@ -378,11 +388,12 @@ def policy(
         list[Path], typer.Argument(metavar="FILE.lean...", help="Lean sources to scan.")
     ],
     json_out: JsonOpt = False,
+    output_format: FormatOpt = None,
 ) -> None:
     """The static policy scan alone: exit 0 clean, 1 when any file has a violation."""
     from jigcli.commands import policy as command
 
-    _done(command.run(files, as_json=json_out))
+    _done(command.run(files, as_json=json_out, output_format=output_format))
 
 
 # -- the paper verifiers -----------------------------------------------------------------
@@ -394,6 +405,7 @@ def compile(
         Path, typer.Argument(metavar="FILE.tex", help="The .tex file (or a file it includes).")
     ],
     as_json: JsonOpt = JSON.default,
+    output_format: FormatOpt = FORMAT.default,
     watch: Annotated[bool, _declared(WATCH)] = WATCH.default,
     no_build: Annotated[bool, _declared(NO_BUILD)] = NO_BUILD.default,
     engine: Annotated[str | None, _declared(ENGINE)] = ENGINE.default,
@@ -401,7 +413,16 @@ def compile(
     """Compile a LaTeX paper (shell escape off) and report its diagnostics."""
     from jigcli.commands import compile as command
 
-    _done(command.run(file, as_json=as_json, watch=watch, no_build=no_build, engine=engine))
+    _done(
+        command.run(
+            file,
+            as_json=as_json,
+            output_format=output_format,
+            watch=watch,
+            no_build=no_build,
+            engine=engine,
+        )
+    )
 
 
 @app.command("lean-check")

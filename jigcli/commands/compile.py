@@ -20,6 +20,7 @@ last result's exit code.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -36,22 +37,61 @@ from jigcli.latex.compile import (
 from jigcli.latex.root import find_root, source_files
 from jigcli.latex.state import load as load_state
 from jigcli.render import compile as render
+from jigcli.render.github import Annotation, annotating, chosen
 
 
-def run(file: Path, *, as_json: bool, watch: bool, no_build: bool, engine: str | None) -> int:
+def run(
+    file: Path,
+    *,
+    as_json: bool,
+    watch: bool,
+    no_build: bool,
+    engine: str | None,
+    output_format: str | None = None,
+) -> int:
+    shown_as = chosen(output_format)
     if watch and no_build:
         raise UsageError("--watch rebuilds and --no-build never builds; pass one of them.")
     root = find_root(file)
-    chosen = choose_engine(root, engine)
+    engine_choice = choose_engine(root, engine)
     if watch:
-        return _watch(root, chosen.engine, as_json=as_json)
-    result = check(root, chosen.engine) if no_build else _build(root, chosen.engine)
-    result.engine_from = chosen.source
-    if as_json:
-        emit_json(render.document(result))
-    else:
-        render.show(result)
+        return _watch(root, engine_choice.engine, as_json=as_json)
+    result = check(root, engine_choice.engine) if no_build else _build(root, engine_choice.engine)
+    result.engine_from = engine_choice.source
+    with annotating(shown_as, as_json=as_json) as annotations:
+        if as_json:
+            emit_json(render.document(result))
+        else:
+            render.show(result)
+        annotations += _annotations(result)
     return exit_code(result)
+
+
+def _annotations(result: BuildResult) -> list[Annotation]:
+    """Each error and warning at its file and line (from the working folder), and a build that
+    could not answer at all on the root document."""
+    found = [
+        Annotation(
+            _from_here(result.root.parent / d.file),
+            d.line,
+            d.message,
+            level=d.severity,
+            title="jig compile",
+        )
+        for d in result.diagnostics
+        if d.severity in ("error", "warning")
+    ]
+    if result.failure is not None:
+        detail = result.failure.detail
+        found.append(Annotation(_from_here(result.root), None, detail, title="jig compile"))
+    return found
+
+
+def _from_here(path: Path) -> str:
+    try:
+        return Path(os.path.relpath(path)).as_posix()
+    except ValueError:  # another drive
+        return path.as_posix()
 
 
 def exit_code(result: BuildResult) -> int:

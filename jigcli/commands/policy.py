@@ -3,7 +3,8 @@
 Exit 0 when every file is clean, 1 when any file has a violation, 2 when a file is missing,
 unreadable, not a regular file or not a `.lean`. `--json` prints `{"files": [{"path", "ok",
 "violations": [{"line", "construct", "message"}]}]}`, the files in the order given; otherwise
-one `path:line:` line per violation and a summary.
+one `path:line:` line per violation and a summary; `--format github` adds one annotation per
+violation.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from pathlib import Path
 from jigcli.console import emit_json, err, out
 from jigcli.errors import UsageError
 from jigcli.lean.policy import Violation, scan_file
+from jigcli.render.github import Annotation, annotating, chosen
 from jigcli.render.lines import result_line
 
 # Scanning takes about a millisecond a file; below this many files a progress bar only flickers.
 _PROGRESS_FROM = 200
 
 
-def run(files: list[Path], *, as_json: bool) -> int:
+def run(files: list[Path], *, as_json: bool, output_format: str | None = None) -> int:
+    shown_as = chosen(output_format)
     for path in files:
         if not path.exists():
             raise UsageError(f"{path} does not exist; pass the Lean files to scan.")
@@ -32,10 +35,16 @@ def run(files: list[Path], *, as_json: bool) -> int:
         if path.suffix != ".lean":
             raise UsageError(f"{path} is not a Lean source (.lean); pass the .lean files to scan.")
     results = [(path, scan_file(path)) for path in _progress(files)]
-    if as_json:
-        emit_json({"files": [_entry(path, violations) for path, violations in results]})
-    else:
-        _print(results)
+    with annotating(shown_as, as_json=as_json) as annotations:
+        if as_json:
+            emit_json({"files": [_entry(path, violations) for path, violations in results]})
+        else:
+            _print(results)
+        annotations += [
+            Annotation(path.as_posix(), v.line, f"{v.construct} — {v.message}", title="jig policy")
+            for path, violations in results
+            for v in violations
+        ]
     return 1 if any(violations for _, violations in results) else 0
 
 

@@ -7,11 +7,15 @@ failure); 2 a usage error.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jigcli.console import emit_json, err, out, shown_in_repo
 from jigcli.display import one_line
 from jigcli.render.lines import result_line
 from jigcli.repo import Repo
+
+if TYPE_CHECKING:
+    from jigcli.pose.check import CheckReport
 
 
 def run_lean(
@@ -132,11 +136,23 @@ def run_certificate(
     return 0
 
 
-def run_check(*, base: str | None, as_json: bool, root: Path | None) -> int:
+def run_check(
+    *, base: str | None, as_json: bool, root: Path | None, output_format: str | None = None
+) -> int:
     from jigcli.pose.check import check
+    from jigcli.render.github import Annotation, annotating, chosen
 
+    shown_as = chosen(output_format)
     repo = Repo.locate(root)
     report = check(repo, base)
+    with annotating(shown_as, as_json=as_json) as annotations:
+        annotations += [
+            Annotation(f.path, f.line, f.problem, title="jig pose check") for f in report.failures
+        ]
+        return _show_check(report, as_json=as_json)
+
+
+def _show_check(report: CheckReport, *, as_json: bool) -> int:
     if as_json:
         emit_json(report.to_json())
         return 0 if report.ok else 1

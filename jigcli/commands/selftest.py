@@ -15,6 +15,7 @@ from jigcli.cachedir import default_cache_dir
 from jigcli.console import emit_json, out, say_error
 from jigcli.errors import JigError, RepoNotFound, UsageError
 from jigcli.process import Deadline
+from jigcli.render.github import Annotation, annotating, chosen
 from jigcli.render.selftest import progress, show
 from jigcli.repo import Repo
 from jigcli.safewrite import UnsafeTarget
@@ -45,7 +46,9 @@ def run(
     budget: float | None,
     allow_no_netns: bool,
     root: Path | None,
+    output_format: str | None = None,
 ) -> int:
+    shown_as = chosen(output_format)
     whole_budget = Deadline(budget) if budget is not None else None  # it counts from the start
     chosen_shard = parse_shard(shard) if shard is not None else None
     repo = _repo_for(paths, root)
@@ -70,12 +73,20 @@ def run(
     verified = sum(not outcome.cached for outcome in outcomes)
     report.write_verdict_files(repo, results)
     append_step_summary(report.markdown(results, verified=verified, scope=scope))
-    if as_json:
-        emit_json(report.to_json(results))
-    elif not cases:
-        out().print(f"{scope}: this shard holds none of the {len(every)} examples; nothing to do.")
-    elif results or not interrupted:
-        show(results, verified=verified, scope=scope)
+    with annotating(shown_as, as_json=as_json) as annotations:
+        if as_json:
+            emit_json(report.to_json(results))
+        elif not cases:
+            out().print(
+                f"{scope}: this shard holds none of the {len(every)} examples; nothing to do."
+            )
+        elif results or not interrupted:
+            show(results, verified=verified, scope=scope)
+        annotations += [
+            Annotation(r.case.rel, None, "; ".join(r.problems), title="jig selftest")
+            for r in results
+            if r.failed
+        ]
     if interrupted:
         say_error(
             f"interrupted: {len(cases) - len(results)} of {len(cases)} examples were not "

@@ -2,7 +2,8 @@
 4 not checked here (no Lean or no sandbox on this machine; the verdict file says red).
 
 Under GitHub Actions (`GITHUB_STEP_SUMMARY` set) the verdict and its checks are also
-appended to the job summary as a Markdown table.
+appended to the job summary as a Markdown table; `--format github` (the default under Actions)
+adds an annotation on the manifest for a red verdict.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from jigcli.certificates.spec import LANES
 from jigcli.console import emit_json, out, shown_in_repo
 from jigcli.errors import RepoNotFound, UsageError
+from jigcli.render.github import Annotation, annotating, chosen
 from jigcli.repo import Repo
 from jigcli.safewrite import UnsafeTarget
 from jigcli.summary import append_step_summary, verdict_markdown
@@ -33,7 +35,9 @@ def run(
     lane: str,
     allow_no_netns: bool,
     root: Path | None,
+    output_format: str | None = None,
 ) -> int:
+    shown_as = chosen(output_format)
     _check_manifest_argument(manifest)
     if lane not in LANES:
         raise UsageError(f"--lane {lane!r} is not a lane; use {' or '.join(LANES)}.")
@@ -51,11 +55,22 @@ def run(
     if out is not None:
         _write(verdict, out)
     append_step_summary(verdict_markdown(verdict.to_json()))
-    if as_json:
-        emit_json(verdict.to_json())
-    else:
-        show(verdict, repo.root)
+    with annotating(shown_as, as_json=as_json) as annotations:
+        if as_json:
+            emit_json(verdict.to_json())
+        else:
+            show(verdict, repo.root)
+        if not verdict.green:
+            annotations.append(_annotation(verdict))
     return verdict.exit_code
+
+
+def _annotation(verdict: Verdict) -> Annotation:
+    """A red verdict on its manifest: an error, or a warning when this runner could not check."""
+    reason = verdict.reason or "verifier_error"
+    said = f"red {reason} — {REASONS[reason].words}: {verdict.detail}"
+    level = "error" if verdict.checked_here else "warning"
+    return Annotation(verdict.submission, None, said, level=level, title="jig verify")
 
 
 # Files people pass where the manifest belongs: the proof, a witness, a paper.

@@ -73,3 +73,11 @@ ROOT: Option[Path | None] = Option(
     "--root", "root", None, "The verifier repo's root (default: found by walking up).", read=Path
 )
 JSON = Option("--json", "as_json", False, "Print exactly one JSON document.")
+FORMAT: Option[str | None] = Option(
+    "--format",
+    "output_format",
+    None,
+    "text, or github: the text, then one ::error annotation per finding (the default when "
+    "GITHUB_ACTIONS is true).",
+    read=str,
+)

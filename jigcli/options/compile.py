@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jigcli.options import JSON, Command, Option
+from jigcli.options import FORMAT, JSON, Command, Option
 
 WATCH = Option("--watch", "watch", False, "Rebuild on every settled edit.")
 NO_BUILD = Option("--no-build", "no_build", False, "Only say whether the last build is current.")
@@ -10,4 +10,4 @@ ENGINE: Option[str | None] = Option(
     "--engine", "engine", None, "pdflatex, xelatex or lualatex.", read=str
 )
 
-COMPILE = Command("compile", "file", (JSON, WATCH, NO_BUILD, ENGINE))
+COMPILE = Command("compile", "file", (JSON, FORMAT, WATCH, NO_BUILD, ENGINE))

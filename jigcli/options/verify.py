@@ -5,7 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from jigcli.certificates.spec import DEFAULT_LANE, LANES
-from jigcli.options import ALLOW_NO_NETNS_ENV, JSON, ROOT, Command, Option, read_seconds
+from jigcli.options import (
+    ALLOW_NO_NETNS_ENV,
+    FORMAT,
+    JSON,
+    ROOT,
+    Command,
+    Option,
+    read_seconds,
+)
 from jigcli.verify.context import DEFAULT_TIMEOUT_SEC
 
 STATEMENT: Option[str | None] = Option(
@@ -27,4 +35,6 @@ ALLOW_NO_NETNS = Option(
     envvar=ALLOW_NO_NETNS_ENV,
 )
 
-VERIFY = Command("verify", "manifest", (STATEMENT, OUT, JSON, TIMEOUT, LANE, ALLOW_NO_NETNS, ROOT))
+VERIFY = Command(
+    "verify", "manifest", (STATEMENT, OUT, JSON, FORMAT, TIMEOUT, LANE, ALLOW_NO_NETNS, ROOT)
+)

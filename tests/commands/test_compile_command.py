@@ -157,3 +157,24 @@ def test_a_warning_line_says_warning_in_words_not_only_in_colour(
         line.startswith("warnings/paper.tex:6: ● warning: ") and "multiply defined" in line
         for line in lines
     )
+
+
+def test_format_github_annotates_each_diagnostic_at_its_file_and_line(
+    papers: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = command.run(
+        Path("multifile/main.tex"),
+        as_json=False,
+        watch=False,
+        no_build=False,
+        engine=None,
+        output_format="github",
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 1
+    token = lines[0].removeprefix("::stop-commands::")
+    after = lines[lines.index(f"::{token}::") + 1 :]
+    assert after[0] == (
+        "::error file=multifile/sections/intro.tex,line=3,title=jig compile::Undefined control "
+        "sequence \\notdefinedanywhere"
+    )

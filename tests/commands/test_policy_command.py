@@ -100,3 +100,33 @@ def test_a_device_or_pipe_is_refused_rather_than_read_forever(tmp_path: Path):
     code, _, err = jig("policy", fifo)
     assert code == 2
     assert "is not a regular file" in err
+
+
+def test_format_github_annotates_each_violation_after_the_text(files: dict[str, Path]):
+    code, out, _ = jig("policy", "--format", "github", files["dirty"], files["clean"])
+    assert code == 1
+    lines = out.splitlines()
+    token = lines[0].removeprefix("::stop-commands::")
+    assert lines[0] != token and f"{files['dirty']}:5: ● sorry" in out
+    resumed = lines.index(f"::{token}::")
+    assert lines[resumed + 1 :] == [
+        f"::error file={files['dirty'].as_posix()},line=5,title=jig policy::sorry — an "
+        "unfinished proof: `sorry` closes any goal through `sorryAx`"
+    ]
+
+
+def test_under_github_actions_annotations_come_by_themselves_but_never_with_json(
+    files: dict[str, Path], monkeypatch
+):
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    _, out, _ = jig("policy", files["dirty"])
+    assert "::error file=" in out
+    code, out, _ = jig("policy", "--json", files["dirty"])
+    assert code == 1 and json.loads(out)["files"][0]["ok"] is False  # one document, nothing else
+    _, out, _ = jig("policy", "--format", "text", files["dirty"])
+    assert "::" not in out
+
+
+def test_an_unknown_format_is_a_usage_error(files: dict[str, Path]):
+    code, out, err = jig("policy", "--format", "sarif", files["dirty"])
+    assert (code, out) == (2, "") and "use text or github" in err

@@ -206,3 +206,18 @@ def test_the_next_line_after_posing_a_certificate_runs_as_printed(root):
     ran = _run_as_printed(root, command)
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert "2 matched" in ran.stdout
+
+
+def test_pose_check_format_github_annotates_each_failure_on_its_file(root):
+    repo = git.Repo(root)
+    base = repo.head.commit.hexsha
+    statement = root / "Statements" / "S001.lean"
+    statement.write_text(statement.read_text().replace("(n + 1)", "(n + 3)"))
+    repo.git.commit("-am", "Change S001")
+    done = _jig(root, "check", "--base", base, "--format", "github")
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[-1] == (
+        f"::error file=Statements/S001.lean,title=jig pose check::changed since {base[:7]}; "
+        "posed files are write-once: restore it, and pose a different statement or problem "
+        "under a new name"
+    )

@@ -336,3 +336,13 @@ def test_a_committed_jig_link_is_refused_and_nothing_is_written_outside(
     with pytest.raises(UsageError, match="is a symbolic link"):
         selftest(repo_root)
     assert list(outside.iterdir()) == []
+
+
+def test_format_github_annotates_each_failed_example_on_its_manifest(repo_root, fake, capsys):
+    fake.answers[B] = kit.Answer("red", "build_failed", detail="::error::forged")
+    assert selftest(repo_root, shard="1/1", output_format="github") == 1
+    lines = capsys.readouterr().out.splitlines()
+    token = lines[0].removeprefix("::stop-commands::")
+    after = lines[lines.index(f"::{token}::") + 1 :]
+    assert len(after) == 1 and after[0].startswith(f"::error file={B},title=jig selftest::")
+    assert "expected red `restatement`, got red `build_failed`: ::error::forged" in after[0]

@@ -281,3 +281,26 @@ def test_paths_are_shown_from_the_working_folder_so_path_line_opens(standin, rep
     assert lines[2].startswith("  Opaque.lean:3: native_decide")
     document = json.loads(jig(folder, "verify", "Opaque.json", "--json").stdout)
     assert document["submission"] == "Submissions/S001/Opaque.json"  # files stay repo-relative
+
+
+def test_format_github_puts_a_red_verdict_on_its_manifest(standin, repo):
+    standin.scenario({"axioms": ["propext", "sorryAx"]})
+    done = jig(repo, "verify", ALICE, "--format=github")
+    assert done.returncode == 1
+    last = done.stdout.splitlines()[-1]
+    assert last.startswith(f"::error file={ALICE},title=jig verify::red sorry — ")
+    assert done.stdout.startswith("::stop-commands::")
+
+
+def test_under_github_actions_a_green_verdict_annotates_nothing(standin, repo):
+    done = jig(repo, "verify", ALICE, env={"GITHUB_ACTIONS": "true"})
+    assert done.returncode == 0
+    token = done.stdout.splitlines()[0].removeprefix("::stop-commands::")
+    assert done.stdout.splitlines()[-1] == f"::{token}::"
+
+
+def test_a_verdict_not_checked_here_is_a_warning_not_an_error(standin, repo):
+    standin.uninstall()
+    done = jig(repo, "verify", ALICE, "--format", "github")
+    assert done.returncode == 4
+    assert done.stdout.splitlines()[-1].startswith(f"::warning file={ALICE},title=jig verify::")
