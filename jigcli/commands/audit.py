@@ -6,7 +6,9 @@ say what its statement says?
 `--reader CMD` asks a command (`jigcli.paper.reader` holds its protocol). Each answer is saved
 as it is given, so Ctrl-C keeps every answer already given. Without either, nothing is judged.
 One line per pair, `--json` one document (`jigcli.render.audit` says what each holds). Exit 0
-only when every pair shown is current and ok.
+only when every pair shown is current and ok and no recorded failure (a mismatch, refuted,
+unstated) lies outside `--label`/`--file`: a filter narrows what is shown and judged, not
+whether the paper passes.
 """
 
 from __future__ import annotations
@@ -43,11 +45,13 @@ def run(
         judge = _Person() if reader is None else CommandReader(reader, subject.folder)
         _judge(subject, ledger, judge, only)
     rows = audit.rows(subject, ledger, only)
+    every = audit.rows(subject, ledger) if only else rows
+    scope = render.Scope(only.describe(), len(every), audit.hidden_failures(rows, every))
     if as_json:
-        emit_json(render.document(subject, rows))
+        emit_json(render.document(subject, rows, scope))
     else:
-        render.show(subject, rows)
-    return 0 if audit.passed(subject, rows) else 1
+        render.show(subject, rows, scope)
+    return 0 if audit.passed(subject, rows) and not scope.hidden_failures else 1
 
 
 def _existing(path: Path) -> Path:

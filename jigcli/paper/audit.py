@@ -92,6 +92,17 @@ class Only:
         by_file = not self.files or any(p is not None and p.resolve() in self.files for p in places)
         return by_label and by_file
 
+    def __bool__(self) -> bool:
+        return bool(self.labels or self.files)
+
+    def describe(self) -> str:
+        """`--label 'lem:*' --file a.tex`, as the person asked."""
+        from jigcli.console import shown_path
+
+        asked = [f"--label {pattern!r}" for pattern in self.labels]
+        asked += [f"--file {shown_path(path)}" for path in self.files]
+        return " ".join(asked)
+
 
 class Reader(Protocol):
     """Who judges the pairs: a person at the terminal, or a command (`reader.CommandReader`)."""
@@ -174,7 +185,24 @@ def _statement_file(path: Path) -> Subject:
         lean_file=path,
         lean_line=decl.line,
     )
-    return Subject([item], [], audit_ledger.ledger_path(path), None, path, path.parent)
+    return Subject([item], [], statement_ledger(path), None, path, path.parent)
+
+
+# A statement's audit ledger grows with each judgement, while `Statements/` is write-once and
+# holds only `<label>.lean` (`jig pose check` refuses anything else there): the ledger lives in
+# `Audits/` beside it, at the repo's root.
+STATEMENT_LEDGERS = "Audits"
+
+
+def statement_ledger(statement: Path) -> Path:
+    """`Statements/LABEL.lean` → `Audits/LABEL.audit.json`; a ledger an earlier jig wrote
+    beside the statement is moved there first, so no judgement is lost."""
+    ledger = statement.parent.parent / STATEMENT_LEDGERS / f"{statement.stem}.audit.json"
+    earlier = audit_ledger.ledger_path(statement)
+    if earlier.is_file() and not earlier.is_symlink() and not ledger.exists():
+        ledger.parent.mkdir(exist_ok=True)
+        earlier.rename(ledger)
+    return ledger
 
 
 def load_ledger(subject: Subject) -> Ledger:
@@ -187,6 +215,7 @@ def save_ledger(subject: Subject, ledger: Ledger) -> None:
         file_sha256_hex(subject.tex) if subject.tex else None,
         file_sha256_hex(subject.lean) if subject.lean else None,
     )
+    subject.ledger.parent.mkdir(parents=True, exist_ok=True)  # a statement's Audits/
     audit_ledger.save(ledger.with_sources(*sources), subject.ledger)
 
 
@@ -296,6 +325,12 @@ def rows(subject: Subject, ledger: Ledger, only: Only = Only()) -> list[Row]:
         if only.keeps(None, (subject.lean,)) and not only.labels
     ]
     return found
+
+
+def hidden_failures(shown: list[Row], every: list[Row]) -> list[Row]:
+    """The recorded failures (mismatch, refuted, unstated: judged, current, an error) that a
+    filter left out: they still count for the exit code, since the paper still fails."""
+    return [r for r in every if r not in shown and r.current and r.status == "error"]
 
 
 def passed(subject: Subject, found: list[Row]) -> bool:

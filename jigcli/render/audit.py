@@ -8,6 +8,7 @@ then the summary, which counts every verdict, worst first, and names the ledger.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from jigcli.console import shown_path
@@ -25,19 +26,48 @@ def said(row: Row) -> str:
     return NOT_COMPARED if row.verdict == "pending" else verdict_words(VERIFIER, row.verdict)
 
 
-def summary(rows: list[Row]) -> str:
-    """`10 pairs: 1 mismatch, 4 not compared yet, 5 faithful`: every verdict, worst first."""
+@dataclass(frozen=True)
+class Scope:
+    """What `--label`/`--file` asked for (empty: everything), how many pairs the paper has in
+    all, and the recorded failures the filter left out."""
+
+    asked: str = ""
+    total: int = 0
+    hidden_failures: list[Row] = field(default_factory=list)
+
+
+def summary(rows: list[Row], scope: Scope = Scope()) -> str:
+    """`10 pairs: 1 mismatch, 4 not compared yet, 5 faithful`: every verdict, worst first;
+    under a filter, first how many of the paper's pairs it matched."""
+    if scope.asked and not rows:
+        return f"No pair matches {scope.asked} (of {_pairs(scope.total)} in the paper)"
     if not rows:
         return "No statement is paired with a declaration yet"
+    matched = f"{len(rows)} of {_pairs(scope.total)} match {scope.asked} · " if scope.asked else ""
     if all(row.current and row.status == "ok" for row in rows):
-        return f"{len(rows)} checked · {verdict_words(VERIFIER, 'faithful')}"
+        return f"{matched}{len(rows)} checked · {verdict_words(VERIFIER, 'faithful')}"
     counts = Counter(row.verdict for row in rows)
     order = sorted(counts, key=lambda v: (SEVERITY.index(verifier_status(VERIFIER, v)), v))
     named = {"pending": NOT_COMPARED.lower()}
-    return f"{len(rows)} pairs: " + ", ".join(f"{counts[v]} {named.get(v, v)}" for v in order)
+    return f"{matched}{_pairs(len(rows))}: " + ", ".join(
+        f"{counts[v]} {named.get(v, v)}" for v in order
+    )
 
 
-def show(subject: Subject, rows: list[Row]) -> None:
+def _pairs(number: int) -> str:
+    return f"{number} pair" if number == 1 else f"{number} pairs"
+
+
+def hidden_words(scope: Scope) -> str | None:
+    """The recorded failures outside the filter, which still fail the run."""
+    if not scope.hidden_failures:
+        return None
+    names = ", ".join(row.label or row.decl or "?" for row in scope.hidden_failures)
+    count = len(scope.hidden_failures)
+    return f"{count} recorded failure{'s' if count > 1 else ''} outside {scope.asked}: {names}"
+
+
+def show(subject: Subject, rows: list[Row], scope: Scope = Scope()) -> None:
     from jigcli.console import out
     from jigcli.render.lines import escape, mark, result_line
 
@@ -52,10 +82,14 @@ def show(subject: Subject, rows: list[Row]) -> None:
         words = f"{pair} · {said(row)}" + (f": {row.reason}" if row.reason else "")
         console.print(result_line(shown_path(path) if path else "?", line, row.status, words))
     ledger = escape(shown_path(subject.ledger))
-    console.print(f"{mark(worst_status(rows))} {escape(summary(rows))} [dim](see {ledger})[/]")
+    worst = worst_status(rows + scope.hidden_failures)
+    console.print(f"{mark(worst)} {escape(summary(rows, scope))} [dim](see {ledger})[/]")
+    hidden = hidden_words(scope)
+    if hidden:
+        console.print(f"{mark('error')} {escape(hidden)}")
 
 
-def document(subject: Subject, rows: list[Row]) -> dict[str, Any]:
+def document(subject: Subject, rows: list[Row], scope: Scope = Scope()) -> dict[str, Any]:
     """`jig audit --json`."""
     return {
         "verifier": VERIFIER,
@@ -72,7 +106,12 @@ def document(subject: Subject, rows: list[Row]) -> dict[str, Any]:
             for row in rows
         ],
         "missing_inputs": [place_json(p) for p in subject.missing],
-        "summary": summary(rows),
+        "summary": summary(rows, scope),
+        "filter": scope.asked or None,
+        "failures_outside_filter": [
+            {"label": row.label, "decl": row.decl, "verdict": row.verdict}
+            for row in scope.hidden_failures
+        ],
     }
 
 

@@ -256,8 +256,57 @@ def test_a_posed_statement_pairs_its_docstring_with_its_type(
     ]
     request = reader.requests()[0]
     assert request["statement"] and "abbrev statement" in request["declaration"]
-    ledger = json.loads((statements / "S001.audit.json").read_text())
+    # Statements/ is write-once and holds only <label>.lean: the ledger lives in Audits/
+    assert sorted(p.name for p in statements.iterdir()) == ["S001.lean"]
+    ledger = json.loads((tmp_path / "Audits" / "S001.audit.json").read_text())
     assert ledger["sourceHashes"]["tex"] is None
+
+
+def test_a_statement_ledger_kept_beside_the_statement_is_moved_with_its_judgements(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    statements = tmp_path / "Statements"
+    statements.mkdir()
+    shutil.copy(ROOT / "Statements" / "S001.lean", statements / "S001.lean")
+    reader = Reader(tmp_path, {"S001": "faithful: the prose and the type agree"})
+    _json(capsys, statements / "S001.lean", reader=reader.command)
+    judged = (tmp_path / "Audits" / "S001.audit.json").read_bytes()
+    (tmp_path / "Audits" / "S001.audit.json").rename(statements / "S001.audit.json")
+    code, document = _json(capsys, statements / "S001.lean")
+    assert code == 0 and document["pairs"][0]["verdict"] == "faithful"
+    assert (tmp_path / "Audits" / "S001.audit.json").read_bytes() == judged
+    assert not (statements / "S001.audit.json").exists()
+
+
+def test_pose_check_accepts_a_commit_holding_an_audited_statement(tmp_path: Path) -> None:
+    import subprocess
+
+    import git
+
+    for rel in ("lakefile.toml", "lake-manifest.json", "lean-toolchain"):
+        shutil.copy(ROOT / rel, tmp_path / rel)
+    repo = git.Repo.init(tmp_path)
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Poser")
+        config.set_value("user", "email", "poser@example.org")
+    repo.git.add("--all")
+    repo.git.commit("-m", "Seed")
+    (tmp_path / "Statements").mkdir()
+    shutil.copy(ROOT / "Statements" / "S001.lean", tmp_path / "Statements" / "S001.lean")
+    reader = Reader(tmp_path, {"S001": "faithful: the prose and the type agree"})
+    audit.run(
+        tmp_path / "Statements" / "S001.lean", review=False, reader=reader.command, as_json=True
+    )
+    repo.git.add("Statements", "Audits")
+    repo.git.commit("-m", "Pose and audit S001")
+    done = subprocess.run(
+        [sys.executable, "-m", "jigcli", "pose", "check"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_review_says_when_its_input_ends_and_keeps_what_was_judged(
@@ -347,7 +396,10 @@ def test_label_and_file_filters_choose_the_pairs_judged_and_shown(
         ("lem:key", "partial"),
         ("lem:doc", "mismatch"),
     ]
-    assert document["summary"] == "2 pairs: 1 mismatch, 1 partial"
+    assert (
+        document["summary"]
+        == "2 of 10 pairs match --label 'lem:*' · 2 pairs: 1 mismatch, 1 partial"
+    )
     audit.run(paper, review=False, reader=None, as_json=True, files=[paper.with_suffix(".lean")])
     shown = json.loads(capsys.readouterr().out)["pairs"]
     assert {p["decl"] for p in shown} >= {"Paper.main_theorem", "Paper.stray"}
@@ -410,3 +462,28 @@ def test_a_missing_input_fails_the_audit_and_says_where(
     code, document = _json(capsys, paper, reader=reader.command)
     assert code == 1
     assert [(p["line"], p["names"]) for p in document["missing_inputs"]] == [(27, ["gen/more"])]
+
+
+def test_a_filter_that_matches_nothing_says_so_and_still_fails_on_recorded_mismatches(
+    paper: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reader = Reader(paper.parent, ANSWERS)
+    _json(capsys, paper, reader=reader.command)  # every pair judged: lem:doc is a mismatch
+    code = audit.run(paper, review=False, reader=None, as_json=True, labels=["nomatch*"])
+    document = json.loads(capsys.readouterr().out)
+    assert document["summary"] == "No pair matches --label 'nomatch*' (of 10 pairs in the paper)"
+    assert code == 1  # the paper still holds a recorded mismatch
+    outside = {(row["label"], row["verdict"]) for row in document["failures_outside_filter"]}
+    assert ("lem:doc", "mismatch") in outside
+
+
+def test_a_filter_showing_only_faithful_pairs_still_exits_one_for_a_mismatch_elsewhere(
+    paper: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reader = Reader(paper.parent, ANSWERS)
+    _json(capsys, paper, reader=reader.command)
+    code = audit.run(paper, review=False, reader=None, as_json=False, labels=["thm:main"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "1 of 10 pairs match --label 'thm:main' · 1 checked · Matches the paper" in out
+    assert "recorded failures outside --label 'thm:main'" in out and "lem:doc" in out
