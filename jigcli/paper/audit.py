@@ -155,7 +155,7 @@ def open_subject(file: Path) -> Subject:
     return Subject(
         items,
         list(paper.pairing.unstated),
-        audit_ledger.ledger_path(paper.tex),
+        audit_ledger.paper_ledger(paper.tex),
         paper.tex,
         paper.lean,
         paper.tex.parent,
@@ -206,7 +206,7 @@ def statement_ledger(statement: Path) -> Path:
 
 
 def load_ledger(subject: Subject) -> Ledger:
-    return audit_ledger.load(subject.ledger) or Ledger(None, None)
+    return audit_ledger.load_paper(subject.ledger) or Ledger(None, None)
 
 
 def save_ledger(subject: Subject, ledger: Ledger) -> None:
@@ -216,7 +216,7 @@ def save_ledger(subject: Subject, ledger: Ledger) -> None:
         file_sha256_hex(subject.lean) if subject.lean else None,
     )
     subject.ledger.parent.mkdir(parents=True, exist_ok=True)  # a statement's Audits/
-    audit_ledger.save(ledger.with_sources(*sources), subject.ledger)
+    audit_ledger.save_paper(ledger.with_sources(*sources), subject.ledger)
 
 
 # -- 2. unstated, decided by jig ---------------------------------------------------------------

@@ -124,7 +124,7 @@ def watched_files(report: Report) -> set[Path]:
     return {
         *paper.document.sources,
         paper.tex.with_suffix(".lean"),
-        audit_ledger.ledger_path(paper.tex),
+        audit_ledger.paper_ledger(paper.tex),
         *(p.where.path for p in paper.pairing.pairs if p.where is not None),
     }
 
@@ -155,7 +155,7 @@ def _refuted(paper: Paper) -> tuple[dict[tuple[Statement, str], str], tuple[str,
     """Pairs the audit ledger says are false while both of their hashes still match; and why
     the ledger was set aside, when it was."""
     try:
-        ledger = audit_ledger.load(audit_ledger.ledger_path(paper.tex))
+        ledger = audit_ledger.load_paper(audit_ledger.paper_ledger(paper.tex))
     except audit_ledger.LedgerUnreadable as problem:
         return {}, (f"the audit ledger is ignored: {problem.message}",)
     if ledger is None:

@@ -16,7 +16,10 @@ pair's `hashes` are what that judgement read: the statement's text and the decla
 source. A judgement is *current* only while both still match; otherwise it is shown as
 `pending` ("changed since it was judged") and never counts as a pass, and a `refuted` one no
 longer takes its statement out of the Lean goal. The file is written atomically (a temporary
-file beside it, then a rename), so a crash never leaves half a ledger.
+file beside it, then a rename), so a crash never leaves half a ledger. A leanblueprint's
+`web.tex` and `print.tex` share one ledger, `print.audit.json` (`paper_ledger`); a
+`web.audit.json` from before is read into it and, once it is written, renamed
+`web.audit.json.migrated`.
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ from jigcli.errors import UsageError
 from jigcli.hashing import sha256_hex
 
 SCHEMA = "jig.audit.v1"
+# leanblueprint's two root documents over one content, and the one ledger they share.
+_WEB, _PRINT = "web.tex", "print.tex"
+_SHARED, _WEB_BEFORE = "print.audit.json", "web.audit.json"
 READER_VERDICTS = ("faithful", "partial", "mismatch", "refuted")  # unstated is jig's alone
 STALE_WORDS = "changed since it was judged"
 
@@ -133,6 +139,47 @@ class Ledger:
 def ledger_path(document: Path) -> Path:
     """`paper.tex` → `paper.audit.json` beside it (`Statements/X.lean` → `X.audit.json`)."""
     return document.with_name(f"{document.stem}.audit.json")
+
+
+def paper_ledger(root: Path) -> Path:
+    """The ledger of the paper whose root document is `root`: `<stem>.audit.json` beside it,
+    except that a leanblueprint's two roots over one content, `web.tex` (what plasTeX reads)
+    and `print.tex` (what LaTeX reads) side by side, share `print.audit.json`: an answer given
+    through one holds through the other."""
+    if root.name == _WEB and root.with_name(_PRINT).is_file():
+        return root.with_name(_SHARED)
+    return ledger_path(root)
+
+
+def _earlier(path: Path) -> Path | None:
+    """A blueprint's `web.audit.json`, written before its two roots shared one ledger."""
+    if path.name != _SHARED:
+        return None
+    old = path.with_name(_WEB_BEFORE)
+    return old if old.is_file() and path.with_name(_WEB).is_file() else None
+
+
+def load_paper(path: Path) -> Ledger | None:
+    """The ledger at `path` (`paper_ledger`), with the judgements of an earlier
+    `web.audit.json` on pairs it does not judge itself."""
+    ledger = load(path)
+    old = _earlier(path)
+    earlier = load(old) if old is not None else None
+    if earlier is None:
+        return ledger
+    if ledger is None:
+        return earlier
+    ledger.pairs += [j for j in earlier.pairs if ledger.find(*j.key) is None]
+    return ledger
+
+
+def save_paper(ledger: Ledger, path: Path) -> None:
+    """`save`, then an earlier `web.audit.json`, now merged into `path`, renamed
+    `web.audit.json.migrated` (kept, never read again)."""
+    save(ledger, path)
+    old = _earlier(path)
+    if old is not None:
+        old.replace(old.with_name(old.name + ".migrated"))
 
 
 def now() -> str:

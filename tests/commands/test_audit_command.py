@@ -487,3 +487,32 @@ def test_a_filter_showing_only_faithful_pairs_still_exits_one_for_a_mismatch_els
     assert code == 1
     assert "1 of 10 pairs match --label 'thm:main' · 1 checked · Matches the paper" in out
     assert "recorded failures outside --label 'thm:main'" in out and "lem:doc" in out
+
+
+def test_web_tex_and_print_tex_of_one_blueprint_share_one_ledger(
+    blueprint: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reader = Reader(blueprint.parent, {})
+    code, _ = _json(capsys, blueprint, reader=reader.command)  # judged through print.tex
+    assert code == 0
+    code, document = _json(capsys, blueprint.with_name("web.tex"))
+    assert code == 0 and all(p["current"] for p in document["pairs"])
+    assert document["ledger"].endswith("print.audit.json")
+    assert not blueprint.with_name("web.audit.json").exists()
+
+
+def test_an_earlier_web_ledger_is_read_then_merged_and_renamed_migrated(
+    blueprint: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reader = Reader(blueprint.parent, {})
+    _json(capsys, blueprint, reader=reader.command)
+    shared, old = blueprint.with_name("print.audit.json"), blueprint.with_name("web.audit.json")
+    shared.replace(old)  # as an earlier jig left it: one ledger per root
+    code, document = _json(capsys, blueprint)  # reading: the answers given through web.tex
+    assert code == 0 and all(p["current"] for p in document["pairs"])
+    assert old.exists() and not shared.exists()  # reading changes nothing on disk
+    asked = len(reader.requests())
+    _json(capsys, blueprint.with_name("web.tex"), reader=reader.command)
+    assert len(reader.requests()) == asked  # nothing asked again
+    assert shared.exists() and not old.exists()
+    assert blueprint.with_name("web.audit.json.migrated").exists()

@@ -350,3 +350,24 @@ def test_an_image_graph_is_drawn_by_graphviz(
     root = project / "blueprint" / "src" / "print.tex"
     lean_check.run(root, as_json=False, watch=False, graph=tmp_path / f"deps{suffix}")
     assert (tmp_path / f"deps{suffix}").read_bytes().startswith(magic)
+
+
+def test_a_folder_names_the_document_latexmk_would_build_there_for_every_paper_command(
+    project: Path, standin: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from jigcli.commands import audit
+    from jigcli.errors import UsageError
+
+    standin.scenario({"axioms": AXIOMS})
+    src = project / "blueprint" / "src"
+    _, document = _json(capsys, src)  # its latexmkrc's @default_files: print.tex
+    assert document["document"].endswith("blueprint/src/print.tex")
+    audit.run(src, review=False, reader=None, as_json=True)
+    assert json.loads(capsys.readouterr().out)["ledger"].endswith("src/print.audit.json")
+    (src / "latexmkrc").unlink()  # web.tex and print.tex, and nothing says which: exit 2
+    for run in (
+        lambda: lean_check.run(src, as_json=True, watch=False),
+        lambda: audit.run(src, review=False, reader=None, as_json=True),
+    ):
+        with pytest.raises(UsageError, match=r"holds several documents \(print.tex, web.tex\)"):
+            run()
