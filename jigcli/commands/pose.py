@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from jigcli.console import emit_json, err, out, shown_in_repo
 from jigcli.display import one_line
-from jigcli.render.lines import result_line
+from jigcli.render.lines import escape, mark, result_line
 from jigcli.repo import Repo
 
 if TYPE_CHECKING:
@@ -167,6 +167,13 @@ def _show_check(report: CheckReport, *, as_json: bool) -> int:
         f"{len(report.protected)} protected file(s), {len(report.new_statements)} new "
         f"statement file(s), {len(report.new_problems)} new certificate problem(s)"
     )
+    if report.uncommitted:
+        shown = ", ".join(report.uncommitted[:5]) + (" …" if len(report.uncommitted) > 5 else "")
+        said = (
+            f"{len(report.uncommitted)} posed file(s) in the working tree are not committed, so "
+            f"not checked (pose check compares commits): {shown}; commit them and run it again"
+        )
+        console.print(f"{mark('pending')} {escape(one_line(said, 10_000))}")
     if report.ok:
         console.print(f"{counts}: all hold", markup=False)
         return 0

@@ -79,6 +79,9 @@ class CheckReport:
     new_statements: list[str] = field(default_factory=list)
     new_problems: list[str] = field(default_factory=list)
     failures: list[Finding] = field(default_factory=list)
+    # Posed files in the working tree that HEAD does not hold as they are: not compared (only
+    # commits are), so said, lest "all hold" read as a verdict on them.
+    uncommitted: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -96,6 +99,7 @@ class CheckReport:
             "new_statements": self.new_statements,
             "new_problems": self.new_problems,
             "failures": [finding.to_json() for finding in self.failures],
+            "uncommitted": self.uncommitted,
         }
 
 
@@ -125,6 +129,7 @@ def check(repo: Repo, base: str | None = None) -> CheckReport:
     _new_problems(report, history, before, after)  # 3
     _pins(report, history)  # 4
     _trusted_build(report, history)  # 5
+    report.uncommitted = history.uncommitted(("Statements", "Certificates"))
     return report
 
 

@@ -106,6 +106,23 @@ class History:
                 found[rel] = item.hexsha  # type: ignore[union-attr]
         return found
 
+    def uncommitted(self, folders: tuple[str, ...]) -> list[str]:
+        """Files under the repo-relative `folders` that the working tree holds but HEAD does
+        not as they are: untracked, or changed (staged or not). Sorted, repo-relative."""
+        inside = tuple(self.to_git(folder) + "/" for folder in folders)
+        status = self.git.git.status("--porcelain=v1", "-z", "--untracked-files=all", "--", *inside)
+        found = set()
+        entries = iter(status.split("\0"))
+        for entry in entries:
+            if len(entry) < 4:
+                continue
+            if entry[0] in "RC":  # a rename's source follows as its own entry
+                next(entries, None)
+            rel = self.from_git(entry[3:])
+            if rel is not None:
+                found.add(rel)
+        return sorted(found)
+
     def read(self, commit_id: str, rel: str) -> bytes | None:
         """A file's bytes in that commit; None when the commit has no such file."""
         try:

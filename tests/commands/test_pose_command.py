@@ -221,3 +221,29 @@ def test_pose_check_format_github_annotates_each_failure_on_its_file(root):
         "posed files are write-once: restore it, and pose a different statement or problem "
         "under a new name"
     )
+
+
+def test_pose_check_says_which_posed_files_are_not_committed(root):
+    (root / "Statements" / "S009.lean").write_text("-- not committed yet\n")
+    statement = root / "Statements" / "S001.lean"
+    statement.write_text(statement.read_text() + "\n-- edited, not committed\n")
+    (root / "Certificates" / "C009").mkdir(parents=True)
+    (root / "Certificates" / "C009" / "spec.json").write_text("{}")
+    done = _jig(root, "check", "--base", "HEAD")
+    assert done.returncode == 0, done.stdout + done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if "not committed" in line]
+    assert line.startswith("○ 3 posed file(s) in the working tree are not committed")
+    for rel in ("Certificates/C009/spec.json", "Statements/S001.lean", "Statements/S009.lean"):
+        assert rel in line
+    report = json.loads(_jig(root, "check", "--base", "HEAD", "--json").stdout)
+    assert report["uncommitted"] == [
+        "Certificates/C009/spec.json",
+        "Statements/S001.lean",
+        "Statements/S009.lean",
+    ]
+
+
+def test_pose_check_on_a_clean_tree_says_nothing_about_uncommitted_files(root):
+    done = _jig(root, "check", "--base", "HEAD")
+    assert done.returncode == 0 and "not committed" not in done.stdout
+    assert json.loads(_jig(root, "check", "--base", "HEAD", "--json").stdout)["uncommitted"] == []
