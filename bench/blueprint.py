@@ -1,6 +1,6 @@
 """A blueprint at real size: `jig lean-check`, `jig audit` and `jig compile` on 250 statements.
 
-    python bench/blueprint.py [--statements 250] [--reps 5]
+    python bench/blueprint.py [--statements 250] [--reps 5] [--declarations 5000]
 
 Generates, in a temporary folder, a Lake project with two libraries (`lakefile.toml`) whose
 modules declare every name the blueprint uses, and a leanblueprint-style blueprint under
@@ -14,7 +14,13 @@ of 25 statements, each with `\\lean`, `\\uses`, a proof with `\\leanok`). Then, 
     over the generated import-the-roots file — statements/s;
 (c) `jig audit --json` (listing, nothing to judge) — statements/s;
 (d) with xelatex and latexmk present: the blueprint's no-op rebuild, `latexmk` (with the
-    options jig passes) against `jig compile` on two copies — target jig ≤ 1.5× latexmk.
+    options jig passes) against `jig compile` on two copies — target jig ≤ 1.5× latexmk;
+(e) locating names in a Lake project of `--declarations` (default 5,000) theorems, in modules
+    only the root's imports reach (Lake's default globs: the root alone): the import closure
+    and every blueprint name's `path:line` (`jigcli.lean.index`), in-process, first run (an
+    empty cache) against second run (the cache the first left, nothing changed) — target
+    second ≤ 0.2× first; and the whole `jig lean-check --json` (no Lean) on a blueprint naming
+    `--statements` of them, first and second run, for the picture around it.
 
 The interpreter's own start-up (`python -c pass`) is measured in the same run, as the floor
 every jig figure stands on.
@@ -34,6 +40,9 @@ import time
 from pathlib import Path
 
 TARGET_NO_OP = 1.5
+TARGET_SECOND_RUN = 0.2
+PER_MODULE = 50
+MODULES_PER_HUB = 10
 PER_CHAPTER = 25
 REPO = Path(__file__).resolve().parent.parent
 STANDIN = REPO / "tests" / "standin" / "bin"
@@ -87,11 +96,98 @@ def generate(root: Path, count: int) -> None:
         (src / "chapter" / f"c{c}.tex").write_text("".join(tex))
 
 
+def generate_closure(root: Path, declarations: int, named: int) -> list[str]:
+    """A Lake project whose only library keeps Lake's defaults (root `Big`, glob `Big` alone):
+    `Big.lean` imports hubs, each hub imports modules of `PER_MODULE` theorems. A blueprint
+    under `blueprint/src/` names `named` of them, spread across the modules. Returns the
+    names."""
+    (root / "lean-toolchain").write_text("leanprover/lean4:v4.33.0\n")
+    (root / "lakefile.toml").write_text('name = "big"\n[[lean_lib]]\nname = "Big"\n')
+    modules = (declarations + PER_MODULE - 1) // PER_MODULE
+    hubs = (modules + MODULES_PER_HUB - 1) // MODULES_PER_HUB
+    (root / "Big").mkdir()
+    (root / "Big.lean").write_text("".join(f"import Big.Hub{h}\n" for h in range(hubs)))
+    for h in range(hubs):
+        first = h * MODULES_PER_HUB
+        last = min(first + MODULES_PER_HUB, modules)
+        imports = [f"import Big.M{m}\n" for m in range(first, last)]
+        (root / "Big" / f"Hub{h}.lean").write_text("".join(imports))
+    names = []
+    for m in range(modules):
+        lines = [f"/-! Module {m}. -/\n\nnamespace Big.M{m}\n\n"]
+        for j in range(min(PER_MODULE, declarations - m * PER_MODULE)):
+            names.append(f"Big.M{m}.fact{j}")
+            lines.append(
+                f"/-- Fact {j} of module {m}. -/\n"
+                f"theorem fact{j} (n : Nat) (h : 0 < n) : n + {j} > {j} := by\n"
+                f"  have := h\n  omega\n\n"
+            )
+        lines.append(f"end Big.M{m}\n")
+        (root / "Big" / f"M{m}.lean").write_text("".join(lines))
+    step = max(1, len(names) // named)
+    chosen = names[::step][:named]
+    src = root / "blueprint" / "src"
+    src.mkdir(parents=True)
+    (src / "print.tex").write_text(
+        "\\documentclass{report}\n\\usepackage{amsthm}\n\\newtheorem{theorem}{Theorem}\n"
+        "\\newcommand{\\lean}[1]{}\\begin{document}\n"
+        + "".join(
+            f"\\begin{{theorem}}\\label{{t{i}}}\\lean{{{name}}}\n  A fact.\n\\end{{theorem}}\n"
+            for i, name in enumerate(chosen)
+        )
+        + "\\end{document}\n"
+    )
+    return chosen
+
+
+def index_runs(project: Path, names: list[str], cache: Path) -> float:
+    """One index of `project` and one lookup of `names`, in-process, in seconds."""
+    from jigcli.lean.index import index_project
+    from jigcli.lean.lakefile import read_project
+
+    started = time.perf_counter()
+    found = index_project(read_project(project), cache_dir=cache).locate(names)
+    elapsed = time.perf_counter() - started
+    assert len(found) == len(names), (len(found), len(names))
+    return elapsed
+
+
+def closure_bench(scratch: Path, declarations: int, named: int, reps: int) -> None:
+    project = scratch / "closure"
+    project.mkdir()
+    names = generate_closure(project, declarations, named)
+    firsts, seconds = [], []
+    for rep in range(reps):
+        cache = scratch / f"index-cache-{rep}"
+        firsts.append(index_runs(project, names, cache))
+        seconds.append(index_runs(project, names, cache))
+    first, second = statistics.median(firsts), statistics.median(seconds)
+    ratio = second / first
+    verdict = "ok" if ratio <= TARGET_SECOND_RUN else "MISSED"
+    print(f"locating {len(names)} names among {declarations} declarations ({reps} reps, medians)")
+    print(
+        f"index + locate               first {first * 1000:6.0f} ms | second "
+        f"{second * 1000:6.0f} ms  {ratio:4.2f}× | target ≤ {TARGET_SECOND_RUN}×: {verdict}"
+    )
+    src = project / "blueprint" / "src"
+    env = {**os.environ, "NO_COLOR": "1", "PATH": "/usr/local/bin:/usr/bin:/bin"}
+    whole_first, whole_second = [], []
+    for rep in range(reps):
+        env["JIG_CACHE_DIR"] = str(scratch / f"command-cache-{rep}")
+        whole_first.append(timed([*jig(), "lean-check", "--json", "print.tex"], src, env)[0])
+        whole_second.append(timed([*jig(), "lean-check", "--json", "print.tex"], src, env)[0])
+    cold, warm = statistics.median(whole_first), statistics.median(whole_second)
+    print(
+        f"jig lean-check, no Lean      first {cold * 1000:6.0f} ms | second "
+        f"{warm * 1000:6.0f} ms  {warm / cold:4.2f}× (reading the TeX and starting Python in both)"
+    )
+
+
 def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, str]:
     started = time.perf_counter()
     done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - started
-    if done.returncode not in (0, 1):
+    if done.returncode not in (0, 1, 4):  # 4: not checked here (no Lean), not a failure
         raise SystemExit(f"{argv[:3]} failed ({done.returncode}): {done.stderr[-400:]}")
     return elapsed, done.stdout
 
@@ -110,7 +206,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--statements", type=int, default=250)
     parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--declarations", type=int, default=5000)
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="jig-bench-closure-") as scratch:
+        closure_bench(Path(scratch), args.declarations, args.statements, args.reps)
     with tempfile.TemporaryDirectory(prefix="jig-bench-blueprint-") as scratch:
         project = Path(scratch) / "project"
         project.mkdir()
