@@ -1,7 +1,8 @@
 """Building a LaTeX paper, safely, and saying what happened in the `compile` verifier's words.
 
-1. The engine: `--engine` when given (and remembered for the paper), else the one remembered,
-   else a `% !TEX program = …` line, else the folder's `latexmkrc` (read as data, never run:
+1. The engine: `--engine` when given (and remembered for the paper; `--engine auto` forgets
+   it), else the one remembered while the paper's own declaration is unchanged since it was
+   given, else a `% !TEX program = …` line, else the folder's `latexmkrc` (read as data, never run:
    `jigcli.latex.latexmkrc`), else what the preamble needs (fontspec, polyglossia,
    unicode-math: xelatex; `\\directlua`, luacode: lualatex), else pdflatex.
 2. The root document is built where it lies (outputs beside it) with latexmk when present,
@@ -113,19 +114,44 @@ class BuildResult:
         return self.root.with_suffix(".log")
 
 
+AUTO = "auto"  # `--engine auto`: forget a remembered engine and choose as if none was asked
+
+
 def choose_engine(root: Path, requested: str | None) -> EngineChoice:
-    """The engine to build `root` with, and where that choice comes from (step 1 above)."""
+    """The engine to build `root` with, and where that choice comes from (step 1 above).
+
+    A remembered `--engine` holds only while what the paper declares (`% !TEX program`, its
+    latexmkrc's engine) is what it declared when that engine was asked for: an author who
+    edits the declaration afterwards means the new one."""
     if requested is not None:
+        if requested == AUTO:
+            build_state.forget_engine(root)
+            return _from_project(root)
         if requested not in ENGINES:
-            raise UsageError(f"Unknown engine {requested!r}; pass --engine {', '.join(ENGINES)}.")
-        if build_state.remembered_engine(root) != requested:
-            build_state.remember_engine(root, requested)
+            raise UsageError(
+                f"Unknown engine {requested!r}; pass --engine {', '.join(ENGINES)} or {AUTO}."
+            )
+        build_state.remember_engine(root, requested, _declared(root))
         return EngineChoice(requested, "--engine")
     remembered = build_state.remembered_engine(root)
-    if remembered in ENGINES:
-        return EngineChoice(remembered, "remembered from an earlier --engine")
+    if remembered is not None and remembered[0] in ENGINES:
+        engine, declared_then = remembered
+        if _declared(root) == declared_then:
+            return EngineChoice(engine, "remembered from an earlier --engine")
+        build_state.forget_engine(root)  # the paper's own declaration changed since: it wins
+    return _from_project(root)
+
+
+def _from_project(root: Path) -> EngineChoice:
     from_project = _magic_program(root) or _latexmkrc_engine(root) or _preamble_engine(root)
     return from_project or EngineChoice(DEFAULT_ENGINE, "the default")
+
+
+def _declared(root: Path) -> str:
+    """What the paper itself says its engine is (`% !TEX program`, then latexmkrc), as one
+    string to compare: empty when it says nothing."""
+    said = [choice for choice in (_magic_program(root), _latexmkrc_engine(root)) if choice]
+    return " ".join(f"{choice.source}={choice.engine}" for choice in said)
 
 
 def _magic_program(root: Path) -> EngineChoice | None:

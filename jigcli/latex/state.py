@@ -93,18 +93,26 @@ def build_folder(root: Path) -> Path:
     return paper_folder(root) / "build"
 
 
-def remembered_engine(root: Path) -> str | None:
-    """The engine last asked for with `--engine` for this paper, if any."""
+def remembered_engine(root: Path) -> tuple[str, str] | None:
+    """The engine last asked for with `--engine` for this paper, and what the paper itself
+    declared then (`% !TEX program`, latexmkrc: `declared_engine`), if any was asked."""
     try:
-        return (paper_folder(root) / _ENGINE_FILE).read_text(encoding="utf-8").strip() or None
+        lines = (paper_folder(root) / _ENGINE_FILE).read_text(encoding="utf-8").splitlines()
     except OSError:
         return None
+    if not lines or not lines[0].strip():
+        return None
+    return lines[0].strip(), (lines[1].strip() if len(lines) > 1 else "")
 
 
-def remember_engine(root: Path, engine: str) -> None:
+def remember_engine(root: Path, engine: str, declared: str) -> None:
     folder = paper_folder(root)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / _ENGINE_FILE).write_text(engine + "\n", encoding="utf-8")
+    (folder / _ENGINE_FILE).write_text(f"{engine}\n{declared}\n", encoding="utf-8")
+
+
+def forget_engine(root: Path) -> None:
+    (paper_folder(root) / _ENGINE_FILE).unlink(missing_ok=True)
 
 
 def load(root: Path) -> State | None:

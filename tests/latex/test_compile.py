@@ -348,6 +348,37 @@ def test_an_engine_asked_for_once_is_remembered_for_the_paper_until_asked_again(
     assert choose_engine(tmp_path / "other.tex", None).engine == "pdflatex"
 
 
+def test_a_magic_comment_added_after_engine_was_asked_for_wins(tmp_path: Path) -> None:
+    paper = tmp_path / "paper.tex"
+    paper.write_text("\\documentclass{article}\n")
+    choose_engine(paper, "lualatex")
+    paper.write_text("% !TEX program = xelatex\n\\documentclass{article}\n")
+    assert choose_engine(paper, None) == EngineChoice("xelatex", "% !TEX program")
+    # and the memory is gone: removing the line again does not bring lualatex back
+    paper.write_text("\\documentclass{article}\n")
+    assert choose_engine(paper, None) == EngineChoice("pdflatex", "the default")
+
+
+def test_a_latexmkrc_engine_changed_after_engine_was_asked_for_wins(tmp_path: Path) -> None:
+    paper = tmp_path / "paper.tex"
+    paper.write_text("\\documentclass{article}\n")
+    (tmp_path / "latexmkrc").write_text("$pdf_mode = 5;\n")  # xelatex
+    choose_engine(paper, "pdflatex")
+    assert choose_engine(paper, None).engine == "pdflatex"  # the rc is as it was: memory holds
+    (tmp_path / "latexmkrc").write_text("$pdf_mode = 4;\n")  # lualatex
+    assert choose_engine(paper, None) == EngineChoice("lualatex", "latexmkrc")
+
+
+def test_engine_auto_forgets_the_remembered_engine(tmp_path: Path) -> None:
+    paper = tmp_path / "paper.tex"
+    paper.write_text("\\documentclass{article}\n\\usepackage{fontspec}\n")
+    choose_engine(paper, "pdflatex")
+    assert choose_engine(paper, "auto") == EngineChoice("xelatex", "the paper uses fontspec")
+    assert choose_engine(paper, None) == EngineChoice("xelatex", "the paper uses fontspec")
+    with pytest.raises(UsageError, match="or auto"):
+        choose_engine(paper, "tex")
+
+
 # -- what jig doctor reports -------------------------------------------------------------------
 
 
