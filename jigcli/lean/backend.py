@@ -15,7 +15,9 @@ share it):
   untrusted module, `lean` run directly the way Lake runs it, which `jigcli.lean.build` runs
   in a sandbox;
 - `judge(toolchain, repo, args, timeout=…) -> RunResult`: one run of the judge executable
-  (`Verify/Judge.lean`, built by `build`) under `lake env`.
+  (`Verify/Judge.lean`, built by `build`) under `lake env`; `exporter_exe(repo)`: the
+  exporter (`Verify/Export.lean`) the trusted build makes beside it, which
+  `jigcli.lean.build` runs in the build's sandbox.
 - `elaborate(toolchain, repo, file, timeout=…) -> LeanRun`: one `lake env lean --json FILE`,
   its stdout parsed into `jigcli.lean.messages.LeanOutput` (`run.output.messages`).
 - `describe(repo) -> dict`: what this machine has, for `jig doctor`.
@@ -50,6 +52,9 @@ VERSION_PROBE_SEC = 60.0
 # The judge executable: `[[lean_exe]] name = "jig_judge"` in the repo's `lakefile.toml`, which
 # Lake builds into `<buildDir>/<binDir>/`, by default `.lake/build/bin/`.
 JUDGE_EXE = "jig_judge"
+# The exporter (`[[lean_exe]] name = "jig_export"`, `Verify/Export.lean`), built beside it and
+# run in the build's sandbox on the built module.
+EXPORTER_EXE = "jig_export"
 # What the submission's build is given besides its source: Lean's `--setup` file.
 SETUP_NAME = "setup.json"
 
@@ -274,6 +279,11 @@ def compile_argv(paths: LeanPaths, source: str, olean: Path) -> tuple[str, ...]:
 def judge_exe(repo: Repo) -> Path:
     """Where `lake build jig_judge` puts the judge."""
     return repo.root / ".lake" / "build" / "bin" / JUDGE_EXE
+
+
+def exporter_exe(repo: Repo) -> Path:
+    """Where `lake build jig_export` puts the exporter."""
+    return repo.root / ".lake" / "build" / "bin" / EXPORTER_EXE
 
 
 def judge(toolchain: Toolchain, repo: Repo, args: Sequence[str], *, timeout: float) -> RunResult:

@@ -25,9 +25,15 @@ With no such route the verdict is `sandbox_unavailable`, unless the run allows n
 (`--allow-no-netns`, local development): the verdict then records `isolation: none`. Only
 what `lean` itself reports decides: a build passes when Lean exited 0, logged no warning and
 no error (Lake's `--wfail`; "declaration uses `sorry`" is a warning), and wrote the `.olean`.
-Its parts are then copied, never through a link, into a folder made after the build, where
-the judge reads them by their path, never through its search path (the submission controls
-everything in the build's folder and could plant a `Statements/….olean` there).
+
+Then `export` runs a second step through the same route, with the same limits: `jig_export`
+(`Verify/Export.lean`, made by the trusted build) imports the built module as Lean's importer
+does (every part of its `.olean`, at the private level) and writes the module's constants as
+text in lean4export's format (`jigcli/lean/export.py`) into a folder jig made after the build,
+the build's own folder now read-only. jig never copies, opens or hands on a part of the
+`.olean`: whatever the submission's code planted or crafted there, only the exporter (inside
+the sandbox) reads it, and only the export's text leaves the sandbox, to be checked by
+`jigcli.lean.export` and parsed by the judge.
 """
 
 from __future__ import annotations
@@ -41,9 +47,9 @@ from pathlib import Path
 from typing import Any
 
 from jigcli.lean import backend
+from jigcli.lean.export import EXPORT_NAME, FORMAT_VERSION, Export, ExportProblem, read_export
 from jigcli.lean.messages import LeanOutput, parse_json_messages
 from jigcli.repo import Repo
-from jigcli.safefiles import Unreadable, read_file
 from jigcli.sandbox import probe as probing
 from jigcli.sandbox.cgroups import memory_cap
 from jigcli.sandbox.execute import execute
@@ -54,11 +60,10 @@ MEMORY_MB = 8192  # the whole build: every process, its tmpfs, what the kernel m
 PROCESSES = 256  # processes and threads: Lean runs a worker thread per core
 LARGEST_FILE_MB = 1024  # the largest file it may write (its .olean), and each tmpfs's size
 OUTPUT_BYTES = 16 * 1024 * 1024  # of stdout and of stderr, each
-# The folders below the build's own one: where the parts of its `.olean` are copied to.
-PARTS = "olean"
+# The folders below the build's own one: what the build writes (its `.olean` and whatever
+# else), and what the export step writes (made after the build, so the build never saw it).
 WRITES = "out"
-# `Lean.OLeanLevel.adjustFileName` (src/Lean/Environment.lean): the module system's parts.
-PART_SUFFIXES = ("", ".server", ".private")
+EXPORTS = "export"
 
 
 @dataclass
@@ -69,7 +74,17 @@ class Build:
     detail: str
     route: str | None  # the route it ran through; None when none could
     output: str = ""  # Lean's messages as `path:line:col:` lines, other output, stderr
-    olean: Path | None = None  # the copy the judge reads
+    sandbox: Route | None = None  # the route itself, which the export step runs through too
+
+
+@dataclass
+class Exported:
+    """How the export step ended: `export` is the checked export when `reason` is ok."""
+
+    reason: str  # ok, verifier_error, timeout
+    detail: str
+    output: str = ""
+    export: Export | None = None
 
 
 def limits(wall_sec: float) -> Limits:
@@ -114,6 +129,8 @@ def build_job(
     """The build of `module` from `source` into the folder `out`."""
     name = f"{module.rsplit('.', 1)[-1]}.lean"
     inputs = {name: source, backend.SETUP_NAME: backend.module_setup(module)}
+    # Lake makes the `.olean`'s folders before it runs Lean; so does jig.
+    olean_path(out, module).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     return Job(
         argv=backend.compile_argv(paths, name, olean_path(out, module)),
         view=dataclasses.replace(view(paths, repo), writable=(out,), inputs=inputs),
@@ -123,7 +140,30 @@ def build_job(
 
 
 def olean_path(folder: Path, module: str) -> Path:
-    return folder / f"{module}.olean"
+    """Where the module's `.olean` goes below a search-path folder, as Lean looks it up
+    (`Lean.findOLean`, src/Lean/Util/Path.lean: the module's name parts as folders)."""
+    return folder.joinpath(*module.split(".")).with_name(f"{module.split('.')[-1]}.olean")
+
+
+def export_job(paths: backend.LeanPaths, repo: Repo, module: str, folder: Path, wall: float) -> Job:
+    """`jig_export` on the module the build left in `folder/out`, read-only now, writing its
+    export into `folder/export`. The build's folder comes first on the search path: should
+    the trusted library folders hold a stale build of a module of the same name, the one
+    just built is the one exported."""
+    exporter = backend.exporter_exe(repo)
+    out, into = folder / WRITES, folder / EXPORTS
+    shown = view(paths, repo)
+    return Job(
+        argv=(str(exporter), "--module", module, "--out", str(into / EXPORT_NAME)),
+        view=dataclasses.replace(
+            shown, read_only=(*shown.read_only, out, exporter), writable=(into,)
+        ),
+        limits=limits(wall),
+        env={
+            "LEAN_PATH": os.pathsep.join([str(out), paths.lean_path()]),
+            "LEAN_SYSROOT": str(paths.sysroot),
+        },
+    )
 
 
 def choose(
@@ -163,7 +203,8 @@ def build(
         detail = f"the {route.name} sandbox could not run the build: {failed}"
         return Build("sandbox_unavailable", detail, None)
     messages = parse_json_messages(done.result.stdout)
-    built = Build("build_failed", "", route.name, _shown_output(messages, done, shown))
+    output = _shown_output(messages, done, shown)
+    built = Build("build_failed", "", route.name, output, route)
     problem = _ended_badly(done, messages, shown)
     if problem is not None:
         built.reason, built.detail = problem
@@ -172,13 +213,60 @@ def build(
     if not _present(olean):
         built.detail = f"lean exited 0 but wrote no {olean.name}"
         return built
-    try:
-        built.olean = copy_parts(olean, folder / PARTS)
-    except Unreadable as unusable:
-        built.detail = f"the build left {olean.name} or its parts unusable: it {unusable}"
-        return built
     built.reason, built.detail = "ok", _how(route, done, shown)
     return built
+
+
+def export(
+    paths: backend.LeanPaths,
+    repo: Repo,
+    module: str,
+    folder: Path,
+    route: Route,
+    *,
+    wall_sec: float,
+) -> Exported:
+    """The second step: the export of the module the build left in `folder`, made through
+    `route` and checked (`jigcli.lean.export`). Any way it ends but a usable export is red:
+    a `timeout`, else a `verifier_error` saying why."""
+    (folder / EXPORTS).mkdir(mode=0o700)  # fails if anything made it first
+    job = export_job(paths, repo, module, folder, wall_sec)
+    cap = probing.process_cap(route, probe_job(paths, repo))
+    try:
+        done = execute(route, job, cap.mechanism)
+    except SetupFailed as failed:
+        detail = f"the {route.name} sandbox could not run the export: {failed}"
+        return Exported("verifier_error", detail)
+    said = "\n".join(part for part in (done.result.stdout, done.result.stderr) if part.strip())
+    problem = _export_ended_badly(done)
+    if problem is not None:
+        return Exported(*problem, said)
+    try:
+        checked = read_export(folder / EXPORTS, module)
+    except ExportProblem as unusable:
+        return Exported("verifier_error", str(unusable), said)
+    detail = (
+        f"{len(checked.declarations)} constants of {module} exported in the {route.name} "
+        f"sandbox ({len(checked.data)} bytes of lean4export format {FORMAT_VERSION})"
+    )
+    return Exported("ok", detail, said, checked)
+
+
+def _export_ended_badly(done: Execution) -> tuple[str, str] | None:
+    result = done.result
+    if result.timed_out:
+        return "timeout", "step=export: the export ran out of the wall budget"
+    if done.signal == signal.SIGXCPU:
+        return "timeout", "step=export: the export used up its CPU time"
+    if done.out_of_memory:
+        return "verifier_error", f"the export was killed at its memory limit of {done.memory_mb} MB"
+    if done.signal is not None:
+        return "verifier_error", f"jig_export was killed by {done.signal_name}"
+    if done.exit_status != 0:
+        said = (result.stderr or result.stdout).strip().splitlines()
+        tail = f": {said[-1][:200]}" if said else ""
+        return "verifier_error", f"jig_export exited {done.exit_status}{tail}"
+    return None
 
 
 def _ended_badly(done: Execution, messages: LeanOutput, shown: str) -> tuple[str, str] | None:
@@ -219,20 +307,6 @@ def _shown_output(messages: LeanOutput, done: Execution, shown: str) -> str:
     if done.result.stderr.strip():
         lines.append(done.result.stderr.rstrip())
     return "\n".join(lines)
-
-
-def copy_parts(olean: Path, into: Path) -> Path:
-    """Copy the `.olean` and the module system's parts beside it (`.olean.server`, then
-    `.olean.private`, each only where the one before it is) into `into`, a folder made now:
-    read without following a link, regular files of bounded size. The copy's path."""
-    into.mkdir(mode=0o700)  # fails if the build made it first
-    cap = LARGEST_FILE_MB * 1024 * 1024
-    for suffix in PART_SUFFIXES:
-        part = olean.with_name(olean.name + suffix)
-        if suffix and not _present(part):
-            break
-        (into / part.name).write_bytes(read_file(part, cap))
-    return into / olean.name
 
 
 def _present(path: Path) -> bool:

@@ -5,8 +5,8 @@ and what each fact in that document means for the verdict.
 After the build, a Lean verdict is decided from this document alone. Lean's messages, the build
 log and the judge's own stderr are diagnostics shown to the user, never inputs to a decision: a
 submission controls its macros, parsers, delaborators and every string it makes Lean print, and
-none of them is live in the judge, which reads the compiled module as data and replays it
-through the kernel.
+none of them is live in the judge, which reads the module's export (`jigcli/lean/export.py`)
+as data and replays it through the kernel.
 
 `read_report` fails closed: no file, more than `MAX_REPORT_BYTES`, not UTF-8 or not JSON, a key
 twice in one object, anything the schema refuses, or a report about another submission is a
@@ -37,6 +37,7 @@ and a verdict with a check not run is never green.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,12 +79,16 @@ class JudgeRequest:
     def refutes_const(self) -> str | None:
         return f"Statements.{self.refutes}.statement" if self.refutes else None
 
-    def args(self, out: Path, olean: Path) -> list[str]:
-        """The judge's arguments: the report goes to `out`, the module is read from `olean`."""
+    def args(self, out: Path, export: Path, imports: Sequence[str]) -> list[str]:
+        """The judge's arguments: the report goes to `out`, the module's constants are read
+        from `export` (lean4export's text format), its imports are `imports` (from its
+        source's header, as jig read it)."""
         argv = ["--statement", self.statement_id, "--module", self.module, "--decl", self.decl]
         if self.refutes:
             argv += ["--refutes", self.refutes]
-        return [*argv, "--olean", str(olean), "--out", str(out)]
+        for module in imports:
+            argv += ["--import", module]
+        return [*argv, "--export", str(export), "--out", str(out)]
 
 
 class JudgeOutputProblem(Exception):

@@ -19,9 +19,16 @@ which has already read and validated the manifest and recorded the `manifest` ch
    write only a fresh folder of its own (`jigcli/lean/build.py`); `build_failed` when Lean
    logged an error or a warning ("declaration uses `sorry`" among them) or wrote no `.olean`,
    `sandbox_unavailable` when no sandbox here can confine it (unless `--allow-no-netns`, which
-   the verdict records as `isolation: none`); its `.olean` is copied out, through no link;
-8. judge: refused (`verifier_error`) if its SHA-256 changed since the trusted build; else
-   one run of `jig_judge` (`Verify/Judge.lean`), which reads the copied `.olean` by its path,
+   the verdict records as `isolation: none`);
+8. export: refused (`verifier_error`) if the exporter's SHA-256 changed since the trusted
+   build; else `jig_export` (`Verify/Export.lean`) in the same sandbox writes the module's
+   constants in lean4export's text format, which jig reads through no link, size-capped,
+   and checks (`jigcli/lean/export.py`); an export that is missing, malformed, truncated,
+   oversized or of another module, or an exporter that failed, is `verifier_error`. No part
+   of the `.olean` ever leaves the sandbox;
+9. judge: refused (`verifier_error`) if its SHA-256 changed since the trusted build; else
+   one run of `jig_judge` (`Verify/Judge.lean`) on a copy of the checked export and the
+   imports read from the source's header (`jigcli/lean/header.py`), which parses the export,
    replays it through the kernel into the statement's environment and writes one JSON report
    to a fresh private folder; the verdict's Lean checks come from that report alone
    (`jigcli/lean/judge.py`): provenance (`provenance`, `shadowed_statement`), unchecked code
@@ -47,10 +54,14 @@ from pathlib import Path
 from jigcli.hashing import file_sha256_tagged, sha256_tagged
 from jigcli.lean import backend
 from jigcli.lean import build as sandboxed
+from jigcli.lean.export import Export
+from jigcli.lean.header import imports
 from jigcli.lean.judge import JudgeOutputProblem, JudgeRequest, read_report, record_report
 from jigcli.manifest import Manifest, ManifestError, check_module_location
 from jigcli.process import RunResult
+from jigcli.safefiles import Unreadable, read_beneath
 from jigcli.safewrite import write_beneath, write_file
+from jigcli.sandbox.routes import Route
 from jigcli.verdict import Verdict
 from jigcli.verify.context import VerifyContext
 
@@ -61,6 +72,7 @@ LATER_CHECKS = (
     "toolchain",
     "trusted_build",
     "build",
+    "export",
     "provenance",
     "no_unchecked_code",
     "no_new_axioms",
@@ -70,6 +82,8 @@ LATER_CHECKS = (
     "term_hash",
 )
 _DETAIL_MAX = 600
+# A submission's source, read once; a proof file longer than this is not a proof to review.
+MAX_SOURCE_BYTES = 16 * 1024 * 1024
 
 
 @dataclass
@@ -88,7 +102,7 @@ class _Submission:
         statements = [self.request.statement_module]
         if self.request.refutes and self.request.refutes != self.request.statement_id:
             statements.append(f"Statements.{self.request.refutes}")
-        return [backend.JUDGE_EXE, *statements, "Commons"]
+        return [backend.JUDGE_EXE, backend.EXPORTER_EXE, *statements, "Commons"]
 
 
 def verify_lean(manifest: Manifest, verdict: Verdict, context: VerifyContext) -> None:
@@ -103,16 +117,15 @@ def verify_lean(manifest: Manifest, verdict: Verdict, context: VerifyContext) ->
     if toolchain is None:
         _skip_rest(verdict, submission, "no usable Lean toolchain")
         return
-    judge_digest = _trusted_build(submission, toolchain, verdict, context)
-    if judge_digest is None:
+    digests = _trusted_build(submission, toolchain, verdict, context)
+    if digests is None:
         _skip_rest(verdict, submission, "this repo's own Lean targets did not build")
         return
     with tempfile.TemporaryDirectory(prefix="jig-build-") as folder:
-        olean = _build_submission(submission, toolchain, Path(folder), verdict, context)
-        if olean is None:
-            _skip_rest(verdict, submission, "the build did not succeed")
+        exported = _build_submission(submission, toolchain, Path(folder), digests, verdict, context)
+        if exported is None:
             return
-        _judge(submission, toolchain, judge_digest, olean, verdict, context)
+        _judge(submission, toolchain, digests, exported, verdict, context)
 
 
 # -- 1–3. where things are --------------------------------------------------------------------
@@ -143,7 +156,14 @@ def _locate(manifest: Manifest, verdict: Verdict, context: VerifyContext) -> _Su
         verdict.record("source", False, detail)
         verdict.fail("missing_source", detail)
         return None
-    text = source.read_bytes()
+    try:
+        # Through no link: what is hashed, scanned and built is the file in the repo itself.
+        text = read_beneath(repo.root, source.relative_to(repo.root).as_posix(), MAX_SOURCE_BYTES)
+    except Unreadable as unusable:
+        detail = f"module {module}: {repo.rel(source)} {unusable}"
+        verdict.record("source", False, detail)
+        verdict.fail("missing_source", detail)
+        return None
     verdict.submission_source_hash = sha256_tagged(text)
     verdict.statement_source_hash = file_sha256_tagged(statement_source)
     return _Submission(manifest, request, source, statement_source, text)
@@ -195,10 +215,19 @@ def _toolchain(verdict: Verdict, context: VerifyContext) -> backend.Toolchain | 
 # -- 6. the trusted build ---------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Digests:
+    """The SHA-256 of the judge and of the exporter the trusted build made: each is checked
+    again right before it runs."""
+
+    judge: str
+    exporter: str
+
+
 def _trusted_build(
     submission: _Submission, toolchain: backend.Toolchain, verdict: Verdict, context: VerifyContext
-) -> str | None:
-    """Build the trusted targets; the SHA-256 of the judge it built, or None on failure."""
+) -> _Digests | None:
+    """Build the trusted targets; the digests of what it built, or None on failure."""
     context.enter("trusted_build")
     targets = submission.trusted_targets
     started = time.monotonic()
@@ -217,14 +246,23 @@ def _trusted_build(
         verdict.record("trusted_build", False, _short(detail), lake.result.output)
         verdict.fail("verifier_error", _short(detail))
         return None
-    judge = backend.judge_exe(context.repo)
-    if not judge.is_file():
-        detail = f"{command} left no judge at {context.repo.rel(judge)}"
-        verdict.record("trusted_build", False, detail, lake.result.output)
-        verdict.fail("verifier_error", detail)
-        return None
+    made = (backend.judge_exe(context.repo), backend.exporter_exe(context.repo))
+    for program in made:
+        if not program.is_file():
+            detail = f"{command} left no {program.name} at {context.repo.rel(program)}"
+            verdict.record("trusted_build", False, detail, lake.result.output)
+            verdict.fail("verifier_error", detail)
+            return None
     verdict.record("trusted_build", True, command)
-    return file_sha256_tagged(judge)
+    return _Digests(*(file_sha256_tagged(program) for program in made))
+
+
+def _unchanged(program: Path, digest: str, context: VerifyContext) -> str | None:
+    """Why `program` cannot be run any more, if it changed since the trusted build made it. A
+    sandboxed build is shown no program to replace; this catches whatever else changed it."""
+    if program.is_file() and file_sha256_tagged(program) == digest:
+        return None
+    return f"{context.repo.rel(program)} changed since the trusted build made it"
 
 
 def _first_problem(lake: backend.LakeRun) -> str:
@@ -236,20 +274,22 @@ def _first_problem(lake: backend.LakeRun) -> str:
     return f"lake build exited {lake.result.returncode}"
 
 
-# -- 7. the submission's build ----------------------------------------------------------------
+# -- 7–8. the submission's build and its export ----------------------------------------------
 
 
 def _build_submission(
     submission: _Submission,
     toolchain: backend.Toolchain,
     folder: Path,
+    digests: _Digests,
     verdict: Verdict,
     context: VerifyContext,
-) -> Path | None:
-    """The one build of untrusted code, sandboxed (`jigcli/lean/build.py`); the copy of its
-    `.olean` the judge is to read, or None. Lean's messages can fail a build (a warning or
-    an error, as Lake's `--wfail` reads them), never pass one: whatever they say, the judge
-    decides the rest from the `.olean` alone."""
+) -> Export | None:
+    """The one build of untrusted code, sandboxed, then its export in the same sandbox
+    (`jigcli/lean/build.py`); the checked export the judge is to read, or None (the later
+    checks then recorded as not run). Lean's messages can fail a build (a warning or an
+    error, as Lake's `--wfail` reads them), never pass one: whatever they say, the judge
+    decides the rest from the export alone."""
     context.enter("build")
     started = time.monotonic()
     try:
@@ -257,6 +297,7 @@ def _build_submission(
     except backend.LakeEnvProblem as problem:
         verdict.record("build", False, str(problem))
         verdict.fail("verifier_error", str(problem))
+        _skip_rest(verdict, submission, "the build did not run")
         return None
     built = sandboxed.build(
         paths,
@@ -272,40 +313,79 @@ def _build_submission(
     verdict.extra["isolation"] = built.route
     ok = built.reason == "ok"
     verdict.record("build", ok, _short(built.detail), built.output or None)
-    if not ok:
+    if not ok or built.sandbox is None:
         verdict.fail(built.reason, _short(built.detail))
-    return built.olean
+        _skip_rest(verdict, submission, "the build did not succeed")
+        return None
+    return _export(submission, paths, folder, built.sandbox, digests, verdict, context)
 
 
-# -- 8. the judge -----------------------------------------------------------------------------
+def _export(
+    submission: _Submission,
+    paths: backend.LeanPaths,
+    folder: Path,
+    route: Route,
+    digests: _Digests,
+    verdict: Verdict,
+    context: VerifyContext,
+) -> Export | None:
+    context.enter("export")
+    exporter = backend.exporter_exe(context.repo)
+    changed = _unchanged(exporter, digests.exporter, context)
+    if changed is not None:
+        verdict.record("export", False, changed)
+        verdict.fail("verifier_error", changed)
+        _skip_rest(verdict, submission, changed)
+        return None
+    started = time.monotonic()
+    exported = sandboxed.export(
+        paths,
+        context.repo,
+        submission.request.module,
+        folder,
+        route,
+        wall_sec=context.deadline.remaining(),
+    )
+    verdict.timings_sec["export"] = time.monotonic() - started
+    ok = exported.reason == "ok"
+    detail = exported.detail if ok else f"the build's export cannot be judged: {exported.detail}"
+    verdict.record("export", ok, _short(detail), exported.output or None)
+    if not ok or exported.export is None:
+        verdict.fail(exported.reason, _short(detail))
+        _skip_rest(verdict, submission, "the build's export cannot be judged")
+        return None
+    return exported.export
+
+
+# -- 9. the judge -----------------------------------------------------------------------------
 
 
 def _judge(
     submission: _Submission,
     toolchain: backend.Toolchain,
-    judge_digest: str,
-    olean: Path,
+    digests: _Digests,
+    exported: Export,
     verdict: Verdict,
     context: VerifyContext,
 ) -> None:
     context.enter("judge")
     request = submission.request
-    judge = backend.judge_exe(context.repo)
-    if not judge.is_file() or file_sha256_tagged(judge) != judge_digest:
-        # The build runs the submission's code; its sandbox shows it no judge to replace, and
-        # this catches whatever else changed the judge since the trusted build made it.
-        detail = f"{context.repo.rel(judge)} changed since the trusted build made it"
-        _judge_failed(verdict, submission, "verifier_error", detail, "")
+    changed = _unchanged(backend.judge_exe(context.repo), digests.judge, context)
+    if changed is not None:
+        _judge_failed(verdict, submission, "verifier_error", changed, "")
         return
     started = time.monotonic()
     # A folder created after the build, readable by this user alone: nothing the build started
-    # could have known its name or written there first.
+    # could have known its name or written there first. The judge reads the export's checked
+    # bytes from there, and the imports as jig read them from the source's header.
     with tempfile.TemporaryDirectory(prefix="jig-judge-") as scratch:
-        out = Path(scratch) / "report.json"
+        out, export = Path(scratch) / "report.json", Path(scratch) / "export.ndjson"
+        write_file(export, exported.data)
+        header = imports(submission.text.decode("utf-8", errors="replace"))
         result = backend.judge(
             toolchain,
             context.repo,
-            request.args(out, olean),
+            request.args(out, export, header),
             timeout=context.deadline.remaining(),
         )
         verdict.timings_sec["judge"] = time.monotonic() - started

@@ -1,5 +1,6 @@
 """Every `Submissions/S001/*.json` through the real Lean toolchain and the real judge
-(`Verify/Judge.lean`, built by the pipeline's trusted build), checked against its `expect` /
+(`Verify/Judge.lean`) and exporter (`Verify/Export.lean`), built by the pipeline's trusted
+build,, checked against its `expect` /
 `expect_reason`; and the judge's report read directly. Runs only where `lake` and the Mathlib
 cache are present (the shipped GitHub workflow fetches both); skipped with the reason
 otherwise."""
@@ -13,7 +14,8 @@ from typing import Any
 import pytest
 
 from jigcli.lean import backend
-from jigcli.lean.build import build
+from jigcli.lean.build import build, export
+from jigcli.lean.header import imports
 from jigcli.lean.judge import JudgeRequest, read_report
 from jigcli.repo import Repo
 from jigcli.verify.context import VerifyOptions
@@ -64,21 +66,44 @@ def test_the_two_green_proofs_hash_differently(real_lean, tmp_path):
 
 
 def _judged(request: JudgeRequest, tmp_path: Path) -> dict[str, Any]:
-    """The real judge run by hand on a module the real sandboxed build made."""
+    """The real judge run by hand on the export of a module the real sandboxed build made and
+    the real exporter exported, in the same sandbox."""
     toolchain = backend.detect(REPO)
-    targets = [backend.JUDGE_EXE, request.statement_module, "Commons"]
+    targets = [backend.JUDGE_EXE, backend.EXPORTER_EXE, request.statement_module, "Commons"]
     assert backend.build(toolchain, REPO, targets, timeout=1200).ok
     paths = backend.lean_paths(toolchain, REPO, timeout=60)
     source = REPO.module_path(request.module)
     folder = tmp_path / "build"
     folder.mkdir()
-    built = build(paths, REPO, request.module, source.read_bytes(), REPO.rel(source), folder,
-                  wall_sec=1200)  # fmt: skip
-    assert built.reason == "ok" and built.olean is not None, f"{built.detail}\n{built.output}"
-    out = tmp_path / "report.json"
-    result = backend.judge(toolchain, REPO, request.args(out, built.olean), timeout=1200)
+    text = source.read_bytes()
+    built = build(paths, REPO, request.module, text, REPO.rel(source), folder, wall_sec=1200)
+    assert built.reason == "ok" and built.sandbox is not None, f"{built.detail}\n{built.output}"
+    exported = export(paths, REPO, request.module, folder, built.sandbox, wall_sec=1200)
+    assert exported.export is not None, f"{exported.detail}\n{exported.output}"
+    copy, out = tmp_path / "export.ndjson", tmp_path / "report.json"
+    copy.write_bytes(exported.export.data)
+    args = request.args(out, copy, imports(text.decode()))
+    result = backend.judge(toolchain, REPO, args, timeout=1200)
     assert result.ok and result.stdout.strip() == "", result.output
     return read_report(out, request)
+
+
+def test_the_real_exporter_writes_lean4exports_format_with_helpers_before_their_users(
+    real_lean, tmp_path
+):
+    module = "Submissions.S001.BobParity"
+    toolchain = backend.detect(REPO)
+    assert backend.build(toolchain, REPO, [backend.EXPORTER_EXE], timeout=1200).ok
+    paths = backend.lean_paths(toolchain, REPO, timeout=60)
+    source = REPO.module_path(module)
+    folder = tmp_path / "build"
+    folder.mkdir()
+    built = build(paths, REPO, module, source.read_bytes(), REPO.rel(source), folder, wall_sec=1200)
+    assert built.sandbox is not None, built.detail
+    exported = export(paths, REPO, module, folder, built.sandbox, wall_sec=1200)
+    assert exported.export is not None, exported.detail
+    names = exported.export.declarations
+    assert names.index(f"{module}.parity_split") < names.index(f"{module}.proof")
 
 
 def test_the_real_judge_replays_alice_and_finds_only_trusted_axioms(real_lean, tmp_path):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -51,3 +53,14 @@ def no_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(probe, "_probed", {})
     monkeypatch.setattr(Bubblewrap, "unavailable", lambda self: "bwrap is not installed (test)")
+
+
+def standin_module() -> ModuleType:
+    """The stand-in toolchain's code (`tests/standin/standin.py`), for a test that writes what
+    it writes (an export in lean4export's format) without running it."""
+    path = Path(__file__).resolve().parent.parent / "standin" / "standin.py"
+    spec = importlib.util.spec_from_file_location("jig_tests_standin", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

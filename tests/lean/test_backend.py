@@ -6,6 +6,8 @@ import pytest
 from jigcli.lean import backend
 from jigcli.repo import Repo
 
+from .conftest import standin_module
+
 
 @pytest.fixture
 def repo(tmp_path):
@@ -116,11 +118,12 @@ def test_the_judge_runs_under_lake_env_from_where_the_trusted_build_put_it(stand
     toolchain = backend.detect(repo)
     assert backend.build(toolchain, repo, ["jig_judge"], timeout=30).ok
     assert backend.judge_exe(repo).is_file()
-    olean = tmp_path / "Submissions.S.M.olean"
-    olean.write_text(json.dumps({"module": "Submissions.S.M", "imports": ["Mathlib.Logic.Basic"]}))
+    export = tmp_path / "export.ndjson"
+    proof = {"name": "Submissions.S.M.p", "kind": "thm", "type_uses": [], "value_uses": []}
+    export.write_text(standin_module().export_text("Submissions.S.M", [proof]))
     out = tmp_path / "report.json"
     args = ["--statement", "S", "--module", "Submissions.S.M", "--decl", "Submissions.S.M.p"]
-    args += ["--olean", str(olean), "--out", str(out)]
+    args += ["--import", "Mathlib.Logic.Basic", "--export", str(export), "--out", str(out)]
     result = backend.judge(toolchain, repo, args, timeout=30)
     assert result.ok and result.stdout == ""
     assert json.loads(out.read_text())["imports"]["modules"] == ["Mathlib.Logic.Basic"]

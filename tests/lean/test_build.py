@@ -204,10 +204,10 @@ def test_a_build_writes_nothing_of_the_host_but_its_own_folder(builder):
     assert not tmp.exists() and not (root / ".jig/work/planted.json").exists()
 
 
-def test_a_build_cannot_plant_the_folder_the_judge_reads_from(builder):
-    # `$OUT/..` holds, once the build is over, the copy of the .olean the judge reads.
+def test_a_build_cannot_plant_the_folder_the_export_is_written_to(builder):
+    # `$OUT/..` holds, once the build is over, the folder the export step writes.
     script = (
-        f'if mkdir "$OUT/../olean" && echo forged > "$OUT/../olean/{MODULE}.olean"; '
+        'if mkdir "$OUT/../export" && echo forged > "$OUT/../export/export.ndjson"; '
         "then echo WROTE; else echo REFUSED; fi"
     )
     built = builder({"build_script": script})
@@ -225,33 +225,56 @@ def test_what_a_build_plants_in_its_own_folder_never_reaches_the_judges_search_p
     assert built.verdict["reason"] == "ok", built.verdict["detail"]
     assert built.said.count("PLANTED") == len(planted)  # its own folder is its to write
     (judge,) = [call for call in built.calls if call["tool"] == "jig_judge"]
-    olean = Path(judge["argv"][judge["argv"].index("--olean") + 1])
-    assert olean.name == f"{MODULE}.olean"
+    assert "--olean" not in judge["argv"]
+    export = Path(judge["argv"][judge["argv"].index("--export") + 1])
+    assert export.name == "export.ndjson" and not export.is_relative_to(builder.root)
     search = [Path(folder) for folder in judge["lean_path"].split(os.pathsep)]
     assert all(folder.is_relative_to(builder.root) for folder in search)
     assert "/tmp/" not in judge["lean_path"].replace(str(builder.root), "")
 
 
+# -- what a build's code can make of the export ---------------------------------------------------
+
+ATTACKS = REPO / "tests" / "data" / "lean" / "attacks" / "build"
+
+
+def _attack(name: str) -> str:
+    """The hostile build `name` (tests/data/lean/attacks/build/), after its planting helper."""
+    return (ATTACKS / "_plant.sh").read_text() + (ATTACKS / f"{name}.sh").read_text()
+
+
 @pytest.mark.parametrize(
-    ("planting", "said"),
+    ("attack", "said"),
     [
-        ("ln -s {statement} $OUT/{m}.olean.server", "lies behind, a symbolic link"),
-        ("mkfifo $OUT/{m}.olean.server", "is a FIFO, not a regular file"),
-        ("mkdir $OUT/{m}.olean.server", "is a folder, not a regular file"),
+        ("crafted-export", "line 2 of the export refers to an expression not defined before it"),
+        ("huge-export", "is 300000000 bytes; at most 268435456 are read"),
+        ("other-module-export", "the export is of module 'Submissions.S001.BobParity'"),
+        ("truncated-export", "the export is truncated"),
+        ("linked-export", "lies behind, a symbolic link"),
+        ("planted-fifo-part", "jig_export exited 1"),
     ],
 )
-def test_what_a_build_leaves_beside_its_olean_is_read_through_no_link_and_never_blocks(
-    builder, planting, said
+def test_an_export_a_build_made_unusable_is_a_verifier_error_and_no_judge_runs(
+    builder, attack, said
 ):
-    statement = builder.root / ".lake/build/lib/lean/Statements/S001.olean"
-    script = planting.format(statement=statement, m=MODULE)
-    # And a folder nobody may enter, which jig must still remove afterwards.
-    script += "\nmkdir $OUT/locked && touch $OUT/locked/f && chmod 000 $OUT/locked"
-    built = builder({"build_script": script})
-    assert built.verdict["reason"] == "build_failed"
-    assert built.verdict["detail"].startswith(f"the build left {MODULE}.olean or its parts")
-    assert said in built.verdict["detail"]
+    built = builder({"build_script": _attack(attack)})
+    assert "PLANTED" in built.said
+    assert built.verdict["reason"] == "verifier_error", built.verdict["detail"]
+    assert built.verdict["verdict"] == "red"
+    export = built.verdict["checks"]["export"]
+    assert export["ok"] is False and said in export["detail"], export["detail"]
+    assert built.verdict["checks"]["build"]["ok"] is True
     assert not [c for c in built.calls if c["tool"] == "jig_judge"]
+
+
+def test_a_planted_part_linking_a_trusted_module_is_judged_as_the_modules_own_constants(builder):
+    # The exporter follows the link as Lean's importer does; what it read is exported as the
+    # module's own, and the judge finds the statement redeclared, never a green.
+    built = builder({"build_script": _attack("planted-statement-part")})
+    assert "PLANTED link" in built.said
+    assert built.verdict["reason"] == "shadowed_statement", built.verdict["detail"]
+    (judge,) = [call for call in built.calls if call["tool"] == "jig_judge"]
+    assert "--olean" not in judge["argv"]
 
 
 def test_a_build_sees_neither_the_judge_nor_jigs_folder_nor_a_home(builder):

@@ -146,11 +146,17 @@ def test_a_report_about_another_submission_is_refused(tmp_path, change, key):
 
 
 def test_the_request_names_refutes_only_when_there_is_one(tmp_path):
-    out, olean = tmp_path / "r.json", tmp_path / "M.olean"
-    assert "--refutes" not in REQUEST.args(out, olean)
-    args = JudgeRequest("S001", "M", "M.p", refutes="S002").args(out, olean)
+    out, export = tmp_path / "r.json", tmp_path / "export.ndjson"
+    assert "--refutes" not in REQUEST.args(out, export, [])
+    args = JudgeRequest("S001", "M", "M.p", refutes="S002").args(out, export, [])
     assert args[args.index("--refutes") + 1] == "S002"
-    assert args[-4:] == ["--olean", str(olean), "--out", str(out)]
+    assert args[-4:] == ["--export", str(export), "--out", str(out)]
+
+
+def test_the_request_names_each_import_of_the_source_once_per_flag(tmp_path):
+    args = REQUEST.args(tmp_path / "r", tmp_path / "e", ["Mathlib.A", "Commons.B"])
+    pairs = list(zip(args[::2], args[1::2], strict=True))
+    assert [v for flag, v in pairs if flag == "--import"] == ["Mathlib.A", "Commons.B"]
 
 
 # -- the two sides of the format agree --------------------------------------------------------
@@ -166,7 +172,8 @@ def test_the_judge_source_writes_exactly_the_keys_the_schema_requires():
 def test_the_judge_source_reads_exactly_the_flags_jig_passes(tmp_path):
     source = (ROOT / "Verify" / "Judge.lean").read_text(encoding="utf-8")
     flags = set(re.findall(r'\| "(--[a-z]+)" :: v :: rest', source))
-    args = JudgeRequest("S001", "M", "M.p", refutes="S002").args(tmp_path / "r", tmp_path / "o")
+    request = JudgeRequest("S001", "M", "M.p", refutes="S002")
+    args = request.args(tmp_path / "r", tmp_path / "e", ["Mathlib"])
     assert flags == {arg for arg in args if arg.startswith("--")}
 
 
@@ -195,11 +202,13 @@ def _standin() -> Any:
 )
 def test_every_report_the_stand_in_judge_writes_is_valid(scenario, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    olean = tmp_path / "M.A.olean"
-    olean.write_text(json.dumps({"standin": "olean", "module": "M.A", "imports": ["Mathlib"]}))
+    standin = _standin()
+    export = tmp_path / "export.ndjson"
+    proof = {"name": "M.A.p", "kind": "thm", "type_uses": [], "value_uses": []}
+    export.write_text(standin.export_text("M.A", [proof]))
     args = {"--statement": "S001", "--module": "M.A", "--decl": "M.A.p", "--refutes": "S002"}
-    args["--olean"] = str(olean)
-    assert validate(_standin()._report(args, scenario), "judge") == []
+    args.update({"--export": str(export), "--import": ["Mathlib"]})
+    assert validate(standin._report(args, scenario), "judge") == []
 
 
 # -- what the facts mean ----------------------------------------------------------------------

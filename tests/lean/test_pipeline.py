@@ -44,6 +44,12 @@ def judge_runs(standin) -> int:
     return standin.count("jig_judge")
 
 
+def export_size(verdict: Verdict) -> int:
+    """The size the export check reports, read back from its detail."""
+    detail = verdict.checks["export"].detail or ""
+    return int(detail.rsplit("(", 1)[1].split()[0])
+
+
 def not_run(verdict: Verdict, *names: str) -> bool:
     return all(verdict.checks[name].ok is None for name in names)
 
@@ -56,13 +62,20 @@ def test_a_real_proof_is_green_with_one_build_of_it_and_one_judge_run(
 ):
     verdict = run(lean_repo)
     assert (verdict.verdict, verdict.reason) == ("green", "ok"), verdict.detail
-    assert builds(standin) == [["jig_judge", "Statements.S001", "Commons"]]
-    ((route, job),) = sandboxed_builds
+    assert builds(standin) == [["jig_judge", "jig_export", "Statements.S001", "Commons"]]
+    ((route, job), (export_route, export_job)) = sandboxed_builds
     lean, source, *flags = job.argv
     assert lean.endswith("/bin/lean") and source == "AliceDirect.lean"
-    assert flags[0] == "-o" and flags[1].endswith(f"/{MODULE}.olean")
+    assert flags[0] == "-o" and flags[1].endswith("/Submissions/S001/AliceDirect.olean")
     assert flags[2:] == ["--setup", "setup.json", "--json"]
-    assert route == verdict.to_json()["isolation"] == "bubblewrap"
+    assert route == export_route == verdict.to_json()["isolation"] == "bubblewrap"
+    exporter, *export_flags = export_job.argv
+    assert exporter == str(lean_repo.root / ".lake/build/bin/jig_export")
+    assert export_flags[:2] == ["--module", MODULE]
+    assert verdict.checks["export"].detail == (
+        f"1 constants of {MODULE} exported in the bubblewrap sandbox "
+        f"({export_size(verdict)} bytes of lean4export format 3.1.0)"
+    )
     assert verdict.checks["build"].detail.startswith(
         "lean Submissions/S001/AliceDirect.lean in the bubblewrap sandbox"
     )
@@ -87,15 +100,25 @@ def test_the_judge_is_asked_about_this_submission_and_writes_outside_the_repo(st
     assert not Path(args["--out"]).is_relative_to(lean_repo.root)
 
 
-def test_the_judge_reads_a_copy_of_the_builds_olean_and_never_the_builds_folder(
+def test_the_judge_reads_a_copy_of_the_export_and_never_a_file_of_the_build(
     standin, lean_repo, sandboxed_builds
 ):
     run(lean_repo)
-    ((_, job),) = sandboxed_builds
+    ((_, job), (_, export_job)) = sandboxed_builds
     (written,) = job.view.writable
+    (exported,) = export_job.view.writable
+    # The export step reads the build's folder read-only and writes a folder made after it.
+    assert written in export_job.view.read_only and exported != written
     (call,) = [c for c in standin.calls() if c["tool"] == "jig_judge"]
-    olean = Path(call["argv"][call["argv"].index("--olean") + 1])
-    assert olean.name == f"{MODULE}.olean" and not olean.is_relative_to(written)
+    argv = call["argv"]
+    assert "--olean" not in argv
+    export = Path(argv[argv.index("--export") + 1])
+    assert not export.is_relative_to(written.parent) and not export.exists()
+    # Its imports come from the source's header, as jig read it.
+    imports = [
+        value for flag, value in zip(argv[::2], argv[1::2], strict=True) if flag == "--import"
+    ]
+    assert imports == ["Mathlib.Algebra.Group.Nat.Even"]
     # The build's folder, which the submission controls, is nowhere on the judge's search path.
     search = call["lean_path"].split(os.pathsep)
     assert search and not any(Path(folder).is_relative_to(written.parent) for folder in search)
@@ -295,8 +318,8 @@ def test_a_failing_trusted_build_is_the_verifiers_problem_and_builds_nothing_els
     standin.scenario({"trusted_build": "error"})
     verdict = run(lean_repo)
     assert verdict.reason == "verifier_error"
-    assert "lake build jig_judge Statements.S001 Commons failed" in verdict.detail
-    assert builds(standin) == [["jig_judge", "Statements.S001", "Commons"]]
+    assert "lake build jig_judge jig_export Statements.S001 Commons failed" in verdict.detail
+    assert builds(standin) == [["jig_judge", "jig_export", "Statements.S001", "Commons"]]
     assert not_run(verdict, "build", "provenance")
 
 
@@ -492,8 +515,8 @@ def test_a_trusted_build_that_leaves_no_judge_is_a_verifier_error(standin, lean_
     standin.scenario({"trusted_build": "no_judge"})
     verdict = run(lean_repo)
     assert verdict.reason == "verifier_error"
-    assert "left no judge at .lake/build/bin/jig_judge" in verdict.detail
-    assert builds(standin) == [["jig_judge", "Statements.S001", "Commons"]]
+    assert "left no jig_judge at .lake/build/bin/jig_judge" in verdict.detail
+    assert builds(standin) == [["jig_judge", "jig_export", "Statements.S001", "Commons"]]
 
 
 # -- before anything is built -----------------------------------------------------------------

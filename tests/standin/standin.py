@@ -34,7 +34,8 @@ Scenario fields (all optional):
   build_writes       {path: text} files the submission's code tries to write at build time
                      (a relative path from the build's working folder)
   build_script       a /bin/sh script the submission's code runs at build time (`$OUT` is the
-                     folder of the `.olean` it builds); its output goes to stderr
+                     build's own folder, where the `.olean` goes below the module's path);
+                     its output goes to stderr
   sorry_warning      the submission has a `sorry`: its build logs Lean's warning, an error
                      under `warningAsError`, which fails the build
   warning_as_error_off  the source says `set_option warningAsError false`: a warning stays one
@@ -94,6 +95,7 @@ from typing import Any
 
 COMMIT = "d8b18978322de05a8f3dba51ef03cf5461676c17"
 JUDGE_EXE = "jig_judge"
+EXPORTER_EXE = "jig_export"
 
 
 def main(tool: str, argv: list[str]) -> int:
@@ -105,6 +107,8 @@ def main(tool: str, argv: list[str]) -> int:
         return _lean(argv, scenario)
     if tool == "jig_judge":
         return _judge(argv, scenario)
+    if tool == EXPORTER_EXE:
+        return _export(argv, scenario)
     print(f"stand-in: unknown tool {tool}", file=sys.stderr)
     return 2
 
@@ -167,16 +171,18 @@ def _trusted_build(targets: list[str], scenario: dict[str, Any]) -> int:
         return _failed_build("Statements.S001", "Unknown identifier `Nat.nope`", len(targets) + 1)
     if mode != "no_judge":
         _write_judge(Path.cwd() / ".lake" / "build" / "bin" / JUDGE_EXE)
+    if mode != "no_exporter" and EXPORTER_EXE in targets:
+        _write_atomically(Path.cwd() / ".lake" / "build" / "bin" / EXPORTER_EXE, _EXPORTER, 0o755)
     for target in targets:
         for module in _modules_of(target):
             olean = _lib_dir() / (module.replace(".", "/") + ".olean")
-            _write_atomically(olean, _olean_text(module, []))
+            _write_atomically(olean, _olean_text(module, [], _trusted_constants(module)))
     return _built(targets)
 
 
 def _modules_of(target: str) -> list[str]:
     """A module target is itself; `Commons` (a `lean_lib` with no root module) is its files."""
-    if target == JUDGE_EXE:
+    if target in (JUDGE_EXE, EXPORTER_EXE):
         return []
     if target == "Commons":
         found = sorted(Path.cwd().glob("Commons/**/*.lean"))
@@ -265,10 +271,67 @@ def _write_atomically(path: Path, text: str, mode: int = 0o644) -> None:
     os.replace(tmp, path)
 
 
-def _olean_text(module: str, imports: list[str]) -> str:
-    """A stand-in `.olean`: the module's name and its imports (what the judge reads of a real
-    one's header), as JSON."""
-    return json.dumps({"standin": "olean", "module": module, "imports": imports})
+def _olean_text(
+    module: str, imports: list[str], constants: list[dict[str, Any]] | None = None
+) -> str:
+    """A stand-in `.olean`: the module's name, its imports and its constants (each `{"name",
+    "kind", "type_uses", "value_uses"}`: the constants its type and its value name), as JSON."""
+    return json.dumps(
+        {"standin": "olean", "module": module, "imports": imports, "constants": constants or []}
+    )
+
+
+def _trusted_constants(module: str) -> list[dict[str, Any]]:
+    if module.startswith("Statements."):
+        return [_constant(f"{module}.statement", "def"), _constant(f"{module}.target", "thm")]
+    return []
+
+
+def _constant(
+    name: str, kind: str, type_uses: list[str] | None = None, value_uses: list[str] | None = None
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "kind": kind,
+        "type_uses": type_uses or [],
+        "value_uses": value_uses or [],
+    }
+
+
+_DECLARATION = re.compile(
+    r"^(?:(?:private|protected|noncomputable|partial|unsafe)\s+)*"
+    r"(theorem|lemma|def|abbrev|axiom|opaque|instance)\s+([^\s:(\[{]+)",
+    re.MULTILINE,
+)
+_NAMESPACE = re.compile(r"^namespace\s+(\S+)", re.MULTILINE)
+_KINDS = {"theorem": "thm", "lemma": "thm", "axiom": "axiom", "opaque": "opaque"}
+
+
+def _source_constants(text: str) -> list[dict[str, Any]]:
+    """The constants a source declares, read as a reader would: `namespace N` prefixes the
+    names after it; a declaration's type is its text before `:=`, its value the rest up to the
+    next declaration; each uses the module's constants it names."""
+    found = list(_DECLARATION.finditer(text))
+    spaces = [(m.start(), m.group(1)) for m in _NAMESPACE.finditer(text)]
+    constants = []
+    for index, match in enumerate(found):
+        space = [name for start, name in spaces if start < match.start()]
+        prefix = f"{space[-1]}." if space else ""
+        end = found[index + 1].start() if index + 1 < len(found) else len(text)
+        body = text[match.end() : end]
+        head, _, value = body.partition(":=")
+        kind = _KINDS.get(match.group(1), "def")
+        constants.append((prefix + match.group(2), match.group(2), kind, head, value))
+    short = {own: full for full, own, *_ in constants}
+
+    def uses(text: str) -> list[str]:
+        words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_'.]*", text))
+        return [full for own, full in short.items() if own in words or full in words]
+
+    return [
+        _constant(full, kind, uses(head), uses(value) if kind != "axiom" else [])
+        for full, _, kind, head, value in constants
+    ]
 
 
 # -- the stand-in toolchain folder ------------------------------------------------------------
@@ -299,6 +362,241 @@ def _toolchain(scenario: dict[str, Any]) -> Path:
     _write_atomically(prefix / "scenario.json", json.dumps(scenario))
     _write_atomically(prefix / "lib" / "lean" / "Init.olean", _olean_text("Init", []))
     return prefix
+
+
+# -- the exporter ------------------------------------------------------------------------------
+
+# The stand-in exporter the trusted build writes to `.lake/build/bin/jig_export`. It runs in the
+# build's sandbox, where only the toolchain folder (`LEAN_SYSROOT`) holds this module.
+_EXPORTER = """#!/usr/bin/env python3
+\"\"\"The stand-in `jig_export`, written by the stand-in `lake build jig_export`.\"\"\"
+import os
+import sys
+
+prefix = os.environ["LEAN_SYSROOT"]
+sys.path.insert(0, os.path.join(prefix, "lib", "standin"))
+os.environ["JIG_STANDIN_SCENARIO"] = os.path.join(prefix, "scenario.json")
+import standin  # noqa: E402
+
+sys.exit(standin.main("jig_export", sys.argv[1:]))
+"""
+
+
+def _export(argv: list[str], scenario: dict[str, Any]) -> int:
+    """`jig_export --module M --out FILE` (`Verify/Export.lean`): M found on `LEAN_PATH` and
+    read as Lean's importer reads it (`findOLeanParts`, src/Lean/Environment.lean: the
+    `.olean`, then `.olean.server` and `.olean.private` where each exists, links followed;
+    the last part holds every constant), its constants written to FILE in lean4export's
+    format 3.1.0, dependencies first. A part planted by the build's code is read like any
+    other: a part saying `exploit` stands for crafted bytes that took the exporter over, whose
+    export then says whatever the part asks."""
+    args = dict(zip(argv[::2], argv[1::2], strict=False))
+    module, out = args["--module"], Path(args["--out"])
+    if scenario.get("exporter") == "crash":
+        print("INTERNAL PANIC: out of memory", file=sys.stderr)
+        return 1
+    try:
+        data = json.loads(_olean_parts(module)[-1].read_text(encoding="utf-8"))
+    except (OSError, ValueError, IndexError) as unreadable:
+        # Real: `readModuleData` refuses a file that is not an `.olean` of this Lean.
+        print(
+            f"uncaught exception: failed to read file of module {module}: {unreadable}",
+            file=sys.stderr,
+        )
+        return 1
+    exploit = data.get("exploit")
+    if exploit is not None:
+        return _exploited(exploit, module, data, out)
+    out.write_text(export_text(module, data.get("constants", [])), encoding="utf-8")
+    return 0
+
+
+def _olean_parts(module: str) -> list[Path]:
+    relative = module.replace(".", "/") + ".olean"
+    for folder in os.environ.get("LEAN_PATH", "").split(os.pathsep):
+        olean = Path(folder) / relative
+        if olean.exists():
+            parts = [olean]
+            for suffix in (".server", ".private"):
+                part = olean.with_name(olean.name + suffix)
+                if not part.exists():
+                    break
+                if not part.is_file():
+                    raise OSError(f"{part} is not a file")
+                parts.append(part)
+            return parts
+    print(f"object file of module {module} does not exist", file=sys.stderr)
+    return []
+
+
+def _exploited(exploit: dict[str, Any], module: str, data: dict[str, Any], out: Path) -> int:
+    """What a taken-over exporter writes: `text` as it is, an export of `module` (another
+    module's name) with the part's constants, the real export cut at `cut` bytes, `sparse`
+    bytes of nothing, or a link to `link`."""
+    real = export_text(exploit.get("module", module), data.get("constants", []))
+    if "text" in exploit:
+        out.write_text(exploit["text"], encoding="utf-8")
+    elif "cut" in exploit:
+        out.write_bytes(real.encode("utf-8")[: exploit["cut"]])
+    elif "sparse" in exploit:
+        with out.open("wb") as file:
+            file.truncate(exploit["sparse"])
+    elif "link" in exploit:
+        out.symlink_to(exploit["link"])
+    else:
+        out.write_text(real, encoding="utf-8")
+    return 0
+
+
+def export_text(module: str, constants: list[dict[str, Any]]) -> str:
+    """The constants in lean4export's NDJSON format 3.1.0 (leanprover/lean4export
+    `format_ndjson.md` and `Export.lean`: a `meta` line, then each name, level and expression
+    once, numbered `in` from 1, `il` from 1, `ie` from 0, before the first record naming it;
+    keys sorted, as Lean's `Json.compress` prints an object), the module's own constants only,
+    each after the module's constants it uses in its type or its value. `meta.jig` says which
+    module this is and how many declaration records follow."""
+    ordered = _dependencies_first(constants)
+    writer = _ExportWriter()
+    for constant in ordered:
+        writer.constant(constant)
+    meta = {
+        "meta": {
+            "exporter": {"name": "jig_export", "version": "1"},
+            "lean": {"githash": COMMIT, "version": "4.33.0"},
+            "format": {"version": "3.1.0"},
+            "jig": {"module": module, "declarations": len(ordered)},
+        }
+    }
+    return "".join(_compact(line) + "\n" for line in [meta, *writer.lines])
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _dependencies_first(constants: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    by_name = {c["name"]: c for c in constants}
+    done: dict[str, dict[str, Any]] = {}
+
+    def visit(name: str) -> None:
+        if name in done or name not in by_name:
+            return
+        done[name] = by_name[name]
+        for used in [*by_name[name]["type_uses"], *by_name[name]["value_uses"]]:
+            visit(used)
+        # Re-insert after the dependencies, keeping dict order as the output order.
+        done[name] = done.pop(name)
+
+    for constant in constants:
+        visit(constant["name"])
+    return list(done.values())
+
+
+class _ExportWriter:
+    def __init__(self) -> None:
+        self.lines: list[dict[str, Any]] = []
+        self.names: dict[str, int] = {"": 0}
+        self.levels: dict[str, int] = {"0": 0}
+        self.exprs: dict[str, int] = {}
+
+    def name(self, text: str) -> int:
+        if text in self.names:
+            return self.names[text]
+        pre, _, last = text.rpartition(".")
+        body = {"pre": self.name(pre), "str": last}
+        index = self.names[text] = len(self.names)
+        self.lines.append({"in": index, "str": body})
+        return index
+
+    def level_param(self, param: str) -> int:
+        key = f"param {param}"
+        if key not in self.levels:
+            body = self.name(param)
+            self.levels[key] = len(self.levels)
+            self.lines.append({"il": self.levels[key], "param": body})
+        return self.levels[key]
+
+    def expr(self, kind: str, body: Any) -> int:
+        key = _compact([kind, body])
+        if key not in self.exprs:
+            self.exprs[key] = len(self.exprs)
+            self.lines.append({"ie": self.exprs[key], kind: body})
+        return self.exprs[key]
+
+    def applied(self, base: int, uses: list[str]) -> int:
+        for used in uses:
+            const = self.expr("const", {"name": self.name(used), "us": []})
+            base = self.expr("app", {"fn": base, "arg": const})
+        return base
+
+    def constant(self, constant: dict[str, Any]) -> None:
+        kind = constant["kind"]
+        params = [self.name("u")]
+        self.level_param("u")
+        prop = self.expr("sort", 0)
+        type_ = self.applied(prop, constant["type_uses"])
+        body: dict[str, Any] = {
+            "name": self.name(constant["name"]),
+            "levelParams": params,
+            "type": type_,
+        }
+        if kind == "axiom":
+            self.lines.append({"axiom": {**body, "isUnsafe": False}})
+            return
+        nat = self.expr("natVal", "0")
+        inner = self.applied(nat, constant["value_uses"])
+        value = self.expr(
+            "lam", {"name": self.name("n"), "type": prop, "body": inner, "binderInfo": "default"}
+        )
+        body.update(value=value, all=[body["name"]])
+        if kind == "thm":
+            self.lines.append({"thm": body})
+        elif kind == "opaque":
+            self.lines.append({"opaque": {**body, "isUnsafe": constant.get("safety") == "unsafe"}})
+        else:
+            hints = {"regular": 1}
+            safety = constant.get("safety", "safe")
+            self.lines.append({"def": {**body, "hints": hints, "safety": safety}})
+
+
+def read_export_constants(text: str) -> list[dict[str, Any]]:
+    """The judge's side, as the stand-in judge reads an export: each declared constant's name,
+    kind, safety and the constants its type and its value name (a reader of its own, apart
+    from jig's, so a bug in jig's reader is not shared)."""
+    names: dict[int, str] = {0: ""}
+    exprs: dict[int, set[str]] = {}
+    constants = []
+    for line in text.splitlines()[1:]:
+        record = json.loads(line)
+        if "in" in record:
+            body = record.get("str") or record.get("num")
+            part = body.get("str", body.get("i"))
+            pre = names[body["pre"]]
+            names[record["in"]] = f"{pre}.{part}" if pre else str(part)
+        elif "ie" in record:
+            index = record.pop("ie")
+            ((kind, body),) = record.items()
+            used: set[str] = set()
+            if kind == "const":
+                used.add(names[body["name"]])
+            elif isinstance(body, dict):
+                for key in ("fn", "arg", "type", "body", "value", "struct", "expr"):
+                    if key in body:
+                        used |= exprs[body[key]]
+            exprs[index] = used
+        elif "il" not in record:
+            ((kind, body),) = record.items()
+            for item in body.get("types", [body]) + body.get("ctors", []) + body.get("recs", []):
+                constants.append(
+                    {
+                        "name": names[item["name"]],
+                        "kind": kind,
+                        "safety": item.get("safety", "unsafe" if item.get("isUnsafe") else "safe"),
+                        "type_uses": sorted(exprs[item["type"]]),
+                        "value_uses": sorted(exprs.get(item.get("value", -1), set())),
+                    }
+                )
+    return constants
 
 
 # -- lean -------------------------------------------------------------------------------------
@@ -345,7 +643,8 @@ def _compile(argv: list[str], scenario: dict[str, Any]) -> int:
     as_errors = as_errors and not scenario.get("warning_as_error_off")
     for line in scenario.get("build_output", []):
         print(line)
-    _submission_code(scenario, olean.parent)
+    depth = len(str(setup["name"]).split("."))
+    _submission_code(scenario, olean.parents[depth - 1])
     mode = scenario.get("build", "ok")
     if mode == "hang":
         _hang(scenario)
@@ -361,12 +660,18 @@ def _compile(argv: list[str], scenario: dict[str, Any]) -> int:
         _print_message(sorry)
         if as_errors:
             return 1
-    imports = _IMPORT.findall(file.read_text(encoding="utf-8"))
-    olean.write_text(_olean_text(setup["name"], imports), encoding="utf-8")
+    text = file.read_text(encoding="utf-8")
+    imports = _IMPORT.findall(text)
+    constants = scenario.get("constants", _source_constants(text))
+    olean.write_text(_olean_text(setup["name"], imports, constants), encoding="utf-8")
     if scenario.get("module_system"):
-        # `writeModule` (src/Lean/Environment.lean) for a `module` header: three parts and IR.
+        # `writeModule` (src/Lean/Environment.lean) for a `module` header: three parts and IR;
+        # the private part holds every constant, the others what their level exports.
+        public = [c for c in constants if c["kind"] != "thm"]
+        olean.write_text(_olean_text(setup["name"], imports, public), encoding="utf-8")
         for suffix in (".server", ".private"):
-            olean.with_name(olean.name + suffix).write_text(suffix, encoding="utf-8")
+            part = olean.with_name(olean.name + suffix)
+            part.write_text(_olean_text(setup["name"], imports, constants), encoding="utf-8")
         olean.with_suffix(".ir").write_text("ir", encoding="utf-8")
     return 0
 
@@ -473,7 +778,9 @@ _IMPORT = re.compile(r"^import\s+(\S+)", re.MULTILINE)
 
 
 def _judge(argv: list[str], scenario: dict[str, Any]) -> int:
-    args = dict(zip(argv[::2], argv[1::2], strict=False))
+    pairs = list(zip(argv[::2], argv[1::2], strict=False))
+    args: dict[str, Any] = dict(pairs)
+    args["--import"] = [value for flag, value in pairs if flag == "--import"]
     mode = scenario.get("judge", "ok")
     if scenario.get("judge_stderr"):
         print(scenario["judge_stderr"], file=sys.stderr)
@@ -514,7 +821,7 @@ def _judge(argv: list[str], scenario: dict[str, Any]) -> int:
     return 1 if mode == "exit_1" else 0
 
 
-def _report(args: dict[str, str], scenario: dict[str, Any]) -> dict[str, Any]:
+def _report(args: dict[str, Any], scenario: dict[str, Any]) -> dict[str, Any]:
     """`Verify/Judge.lean`'s report: every key present, null for a stage not reached."""
     statement_id, module, decl = args["--statement"], args["--module"], args["--decl"]
     refutes = args.get("--refutes")
@@ -530,13 +837,17 @@ def _report(args: dict[str, str], scenario: dict[str, Any]) -> dict[str, Any]:
         ),
         **dict.fromkeys(("axioms", "term", "statement_term", "refutation", "types"), None),
     }
-    olean = Path(args["--olean"])
-    if scenario.get("judge_failure") == "load" or not olean.is_file():
-        # Real (`readModuleParts`): "<path> does not exist: the module was not built".
-        report["failure"] = f"load: {olean} does not exist: the module was not built"
+    export = Path(args["--export"])
+    if scenario.get("judge_failure") == "load" or not export.is_file():
+        report["failure"] = f"load: {export} does not exist"
         return report
-    imported = list(json.loads(olean.read_text(encoding="utf-8"))["imports"])
-    imported += scenario.get("extra_imports", [])
+    try:
+        exported = {c["name"]: c for c in read_export_constants(export.read_text("utf-8"))}
+    except (ValueError, KeyError, TypeError, AttributeError) as malformed:
+        # Real (`Verify/ExportParse.lean`): the line and why, and no verdict.
+        report["failure"] = f"parse: the export is malformed: {malformed!r}"
+        return report
+    imported = [*args["--import"], *scenario.get("extra_imports", [])]
     refused = [m for m in imported if m.split(".")[0] not in ALLOWED_ROOTS]
     report["imports"] = {"modules": imported, "refused": refused}
     if refused:
@@ -545,6 +856,7 @@ def _report(args: dict[str, str], scenario: dict[str, Any]) -> dict[str, Any]:
         report["failure"] = "import: object file … of module Mathlib.Nope does not exist"
         return report
     statement = f"Statements.{statement_id}.statement"
+    trusted = [n for n in exported if n.startswith(("Statements.", "_jig_judge"))]
     clashes = [
         {
             "name": n,
@@ -552,16 +864,17 @@ def _report(args: dict[str, str], scenario: dict[str, Any]) -> dict[str, Any]:
             if n.startswith("Statements.")
             else "Mathlib.Algebra.Group.Nat.Even",
         }
-        for n in scenario.get("clashes", [])
+        for n in [*trusted, *scenario.get("clashes", [])]
     ]
     provenance = {
-        "decl_in_module": scenario.get("decl_in_module", True),
+        "decl_in_module": scenario.get("decl_in_module", True) and decl in exported,
         "statement_module": scenario.get("statement_module", f"Statements.{statement_id}"),
         "clashes": clashes,
         "duplicates": scenario.get("duplicates", []),
     }
     report["provenance"] = provenance
-    report["module_axioms"] = scenario.get("module_axioms", [])
+    declared = [n for n, c in exported.items() if c["kind"] == "axiom"]
+    report["module_axioms"] = [*declared, *scenario.get("module_axioms", [])]
     canonical = scenario.get("canonical_type", "∀ (n : Nat), Even (n * (n + 1))")
     report["types"] = {"canonical": canonical, "submitted": None}
     if (
@@ -570,20 +883,28 @@ def _report(args: dict[str, str], scenario: dict[str, Any]) -> dict[str, Any]:
         or provenance["statement_module"] != f"Statements.{statement_id}"
     ):
         return report
-    report["unchecked"] = scenario.get("unchecked", [])
+    report["unchecked"] = _unchecked(exported) + scenario.get("unchecked", [])
     if report["unchecked"]:
         return report
     replay = scenario.get("replay", "accepted")
     report["replay"] = _kernel_check(replay, f"while replaying '{decl}': ")
     if replay != "accepted":
         return report
-    report["replay"]["constants"] = 3
+    missing = _replay_order(exported)
+    if missing:
+        # Real (`Kernel.Exception.toMessageData`): "(kernel) unknown constant 'c'".
+        report["replay"] = _kernel_check("rejected", f"while replaying '{missing[0]}': ")
+        report["replay"]["detail"] = (
+            f"while replaying '{missing[0]}': (kernel) unknown constant '{missing[1]}'"
+        )
+        return report
+    report["replay"]["constants"] = len(exported)
     bridge = scenario.get("bridge", "accepted")
     report["bridge"] = _kernel_check(bridge, "")
     if bridge != "accepted":
         submitted = scenario.get("submitted_type", "∀ (n : Nat), Even n → Even (n * (n + 1))")
         report["types"]["submitted"] = submitted
-    report["axioms"] = _axioms_of(decl, scenario)
+    report["axioms"] = _axioms_of(decl, scenario) + _own_axioms(decl, exported)
     terms = scenario.get("term", {})
     text = terms.get(decl, f"C{decl}{{}} ") if isinstance(terms, dict) else str(terms)
     report["term"] = {"text": text, "truncated": bool(scenario.get("truncated", False))}
@@ -591,6 +912,64 @@ def _report(args: dict[str, str], scenario: dict[str, Any]) -> dict[str, Any]:
     if refutes:
         report["refutation"] = _kernel_check(scenario.get("refutation", "accepted"), "")
     return report
+
+
+def _unchecked(exported: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """`unsafe` and `partial` constants, but the compiler's `f._unsafe_rec` copy of a safe `f`."""
+    found = []
+    for name, constant in exported.items():
+        base, _, last = name.rpartition(".")
+        safe_base = exported.get(base, {}).get("safety") == "safe"
+        if constant["safety"] in ("unsafe", "partial") and not (
+            last == "_unsafe_rec" and safe_base
+        ):
+            found.append({"name": name, "why": constant["safety"]})
+    return found
+
+
+def _replay_order(exported: dict[str, dict[str, Any]]) -> tuple[str, str] | None:
+    """The judge's replay, as the real one orders it: each constant after the module's
+    constants its type and its value use (a theorem's proof included). With the constants
+    replayed in the export's order, a constant using one not yet replayed is the kernel's
+    "unknown constant"; the first such (constant, used), else None."""
+    replayed: set[str] = set()
+    for name, constant in _replay_walk(exported).items():
+        for used in [*constant["type_uses"], *constant["value_uses"]]:
+            if used in exported and used not in replayed and used != name:
+                return name, used
+        replayed.add(name)
+    return None
+
+
+def _replay_walk(exported: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    order: dict[str, dict[str, Any]] = {}
+
+    def visit(name: str) -> None:
+        if name in order or name not in exported:
+            return
+        order[name] = exported[name]
+        for used in [*exported[name]["type_uses"], *exported[name]["value_uses"]]:
+            visit(used)
+        order[name] = order.pop(name)
+
+    # The real judge walks a hash map, in no order the export chose: the walk alone must put
+    # each constant after what it uses. Here the export's order, reversed.
+    for name in reversed(exported):
+        visit(name)
+    return order
+
+
+def _own_axioms(decl: str, exported: dict[str, dict[str, Any]]) -> list[str]:
+    """The module's own axioms `decl` depends on, through types and values."""
+    seen: set[str] = set()
+    todo = [decl]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in exported:
+            continue
+        seen.add(name)
+        todo += exported[name]["type_uses"] + exported[name]["value_uses"]
+    return sorted(n for n in seen if exported[n]["kind"] == "axiom")
 
 
 def _kernel_check(verdict: str, context: str) -> dict[str, Any]:

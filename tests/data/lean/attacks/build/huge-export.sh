@@ -1,0 +1,1 @@
+plant '{"standin": "olean", "exploit": {"sparse": 300000000}}'

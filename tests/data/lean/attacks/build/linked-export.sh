@@ -1,0 +1,1 @@
+plant '{"standin": "olean", "exploit": {"link": "/etc/passwd"}}'

@@ -1,0 +1,2 @@
+M="$OUT/Submissions/S001/AliceDirect.olean"
+mkfifo "$M.server" && echo "PLANTED fifo"

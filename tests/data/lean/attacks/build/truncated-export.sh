@@ -1,0 +1,1 @@
+plant '{"standin": "olean", "constants": [{"name": "Submissions.S001.AliceDirect.proof", "kind": "thm", "type_uses": [], "value_uses": []}], "exploit": {"cut": 300}}'
