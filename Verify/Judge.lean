@@ -1,4 +1,5 @@
 import Lean
+import Verify.ExportParse
 
 /-!
 # Verify.Judge — the trusted judge
@@ -7,36 +8,50 @@ import Lean
 submission, after the submission's module was built:
 
 ```
-jig_judge --statement ID --module M --decl D [--refutes ID'] --olean PATH --out FILE
+jig_judge --statement ID --module M --decl D [--refutes ID'] [--import I]… --export PATH --out FILE
 ```
 
 It never elaborates a line of anything: no syntax, no commands, no environment extension of
-the submission is ever live in this process. It
+the submission is ever live in this process, and it never maps a file the submission's build
+wrote. It
 
-1. reads the submission's compiled module from `PATH` (`M`'s `.olean`, and its `.olean.server`
-   / `.olean.private` parts beside it when the module system wrote them), the way
-   `leanchecker` does. jig built it in a sandbox into a folder of its own and names it here:
-   it is never looked up on the search path, where only trusted modules are;
-2. refuses any import outside `allowedRoots`, whatever jig's Python policy said;
+1. reads `M`'s constants from `PATH`, the text `jig_export` (`Verify/Export.lean`) wrote in the
+   build's sandbox in lean4export's format, which jig has read through no link, size-capped and
+   checked, and copied to a private folder; `Verify/ExportParse.lean` parses it again here,
+   bounded, and rebuilds every name, level and expression with Lean's own constructors (so no
+   cached hash, loose bound-variable range or flag comes from the export). A malformed,
+   truncated or oversized export, or one of another module, is a `failure`;
+2. takes `M`'s imports from the `--import` flags, which jig read from `M`'s source header
+   (never from anything the build wrote), and refuses any outside `allowedRoots`, whatever
+   jig's Python policy said;
 3. imports only trusted modules: `Statements.ID` (and `Statements.ID'`) plus the submission's
    own (allowed) imports — never the submission module itself;
 4. decides provenance (`D` is one of `M`'s constants; no constant of `M` is already in the
    trusted environment, except a theorem identical to one there, which Lean's own import
-   tolerates), refuses `unsafe`, `partial`, `implemented_by` and `extern` code (but the
-   `partial` `f._unsafe_rec` copies Lean's compiler makes of a safe recursive `f`, which no
-   safe constant can use), lists the axioms `M` declares;
+   tolerates: a constant of a trusted module that appears in the export is compared by name
+   with the trusted environment's, never taken from the export), refuses `unsafe` and
+   `partial` code (but the `partial` `f._unsafe_rec` copies Lean's compiler makes of a safe
+   recursive `f`, which no safe constant can use), lists the axioms `M` declares.
+   `implemented_by` and `extern` are not in an export: they change only compiled code, which
+   this process never runs for `M` and the kernel trusts only through `Lean.ofReduceBool` /
+   `Lean.ofReduceNat` or a `_native` axiom, which the axiom audit reports; jig's static policy
+   refuses both words before any build;
 5. replays every other constant of `M` through the kernel into the trusted environment (the check
    `leanchecker M` makes, from the same imports plus the statement), and decides the rest on
    that replayed environment: the bridge `theorem _ : Statements.ID.statement := D` checked by
    the kernel at `D`'s universe parameters, the transitive axiom set of `D`, the normalized
    term serializations of `D` and of the statement, and, with `--refutes`, the link
-   `Statements.ID.statement ↔ ¬ Statements.ID'.statement` by `Iff.rfl`, checked by the kernel;
+   `Statements.ID.statement ↔ ¬ Statements.ID'.statement` by `Iff.rfl`, checked by the kernel.
+   The replay orders constants by what their types and values use, a theorem's proof
+   included (`usedConstants`: `ConstantInfo.value?` and `getUsedConstantsAsSet` leave a
+   theorem's value out unless `allowOpaque`, and a proof's helper lemma would then be sent
+   after the proof that uses it);
 6. writes exactly one JSON document (`jig.judge.v1`, schema in `jigcli/schemas/
    judge.schema.json`) to `FILE`, atomically (a `.tmp` sibling, then a rename), and prints
    nothing on stdout. jig decides from that file alone.
 
 The judge reports facts; which verdict reason each fact stands for is decided by jig
-(`jigcli/lean/judge.py`). A stage that could not decide (an `.olean` that cannot be read, an
+(`jigcli/lean/judge.py`). A stage that could not decide (an export that cannot be parsed, an
 import that fails) ends the judgement with `failure` set and the later facts `null`.
 
 The kernel budget is lifted (`maxHeartbeats 0`, a generous `maxRecDepth`): the wall budget jig
@@ -63,21 +78,9 @@ signature, argument order and instance again, and changed:
 * the statement's own constants are found by declaring module (no index loop over a `[a:b]`
   range), nested actions are parenthesized, and a variable named like the `first` tactic renamed.
 
-* Loading, modelled on `src/LeanChecker.lean`'s `replayFromImports` (stored copy with the
-  `--export` mode, commit 017bb1eb…), except that the `.olean` is the file `--olean` names (jig's
-  copy of the sandboxed build's output), never one `Lean.findOLean` finds on the search path,
-  which holds only trusted modules: `System.FilePath.pathExists`, then the
-  `.server` and `.private` parts only when they exist, `Lean.readModuleDataParts (fnames : @&
-  Array System.FilePath) : IO (Array (ModuleData × CompactedRegion))`, the last part holding
-  every constant — `src/Lean/Environment.lean`, module-era copy, where
-  `OLeanLevel.adjustFileName (base : System.FilePath) : OLeanLevel → System.FilePath` takes the
-  path first (as called here; `leanchecker` writes `OLeanLevel.server.adjustFileName mFile`)
-  and `importModulesCore`'s own `findOLeanParts` reads the same three files;
-  `Lean.initSearchPath`, `Lean.findSysroot` as `checkOlean` calls them;
-* `Lean.ModuleData` (`isModule`, `imports`, `constNames`, `constants`, `extraConstNames`,
-  `entries : Array (Name × Array EnvExtensionEntry)`), `mkModuleData` filing each persistent
-  extension's entries under `pExt.name`, `writeModule` writing one part for a non-`module` file
-  and three for a `module` — `src/Lean/Environment.lean`, module-era copy;
+* Loading: the export, through `Jig.ExportParse.readExport` (`Verify/ExportParse.lean`, which
+  names what it relies on); `Lean.initSearchPath`, `Lean.findSysroot` as `leanchecker`'s
+  `checkOlean` calls them (`src/LeanChecker.lean`, commit 017bb1eb…), for the trusted imports;
 * `Lean.importModules (imports : Array Import) (opts : Options) (trustLevel : UInt32 := 0)
   (plugins := #[]) (leakEnv := false) (loadExts := false) (level := OLeanLevel.private) (arts
   := {})` — same file: with `level := .private` every module is imported with `importAll`
@@ -91,8 +94,8 @@ signature, argument order and instance again, and changed:
   `Lean.ModuleIdx.toNat`, `Lean.Kernel.Environment.find?`, `Lean.Kernel.Exception` (`deriving
   Nonempty` only, so `ReplayError` holds it in an `Option`) and its constructors
   `deterministicTimeout`, `excessiveMemory`, `deepRecursion`, `interrupted`,
-  `Lean.PersistentEnvExtension.name` — `src/Lean/Environment.lean`, module-era copy and an older
-  copy (commit 0029aa12…), identical in these;
+  — `src/Lean/Environment.lean`, module-era copy and an older copy (commit 0029aa12…),
+  identical in these;
 * `Lean.Import` (`module`; `importAll`, `isExported`, `isMeta` defaulted) — `src/Lean/Setup.lean`,
   as `leanchecker` builds `{module}`;
 * `Lean.Kernel.Environment.addDecl (env : Environment) (opts : Options) (decl : Declaration)
@@ -107,9 +110,11 @@ signature, argument order and instance again, and changed:
 * `Lean.Kernel.Exception.toMessageData`, `Lean.MessageData.toString` — as `src/Lean/Replay.lean`'s
   and `src/LeanChecker/Replay.lean`'s `throwKernelException` use them;
 * the replay follows `src/Lean/Replay.lean` and `src/LeanChecker/Replay.lean` (commits
-  9ad36b94…, 7ba979c5…): dependencies first through `ConstantInfo.getUsedConstantsAsSet`
-  (`src/Lean/Util/FoldConsts.lean`: type and value, an inductive's constructors, a
-  constructor itself, a recursor's `all`), an inductive block sent as one
+  9ad36b94…, 7ba979c5…): dependencies first, through `usedConstants` here (type and value of
+  every constant, a theorem's and an opaque's too — `ConstantInfo.value? (allowOpaque := false)`
+  returns `none` for them, `src/Lean/Declaration.lean`, module-era copy, commit 026f35ba… —
+  an inductive's constructors, a constructor's type, a recursor's `all` and rules), an
+  inductive block sent as one
   `Declaration.inductDecl`, constructors and recursors compared with the generated ones
   afterwards, `unsafe`/`partial` constants never sent (here refused before, but compiler
   copies); `Declaration.mutualDefnDecl` is only for `unsafe`/`partial` blocks ("All
@@ -133,14 +138,6 @@ signature, argument order and instance again, and changed:
   `src/Lean/Util/CollectAxioms.lean` (`collect`: axioms kept, types and values of definitions,
   theorems and opaques, constructor and recursor types, an inductive's type and constructors),
   over a `Kernel.Environment`;
-* `Lean.Compiler.implementedByAttr : ParametricAttribute Name` —
-  `src/Lean/Compiler/ImplementedByAttr.lean`, module-era copy (`@[builtin_doc]
-  builtin_initialize`); `Lean.externAttr : ParametricAttribute ExternAttrData` —
-  `src/Lean/Compiler/ExternAttr.lean` (commit 39f6a83f…); `Lean.ParametricAttribute.ext` and
-  `registerParametricAttribute` registering the extension with `name := impl.ref`, exporting
-  every entry at `.private` and filtering the others — `src/Lean/Attributes.lean`, newest copy.
-  Both values are set by `builtin_initialize`, which a `lean_exe`'s generated `main` runs before
-  `main`; an anonymous extension name would mean it did not, and the judge then fails closed;
 * `f._unsafe_rec`: `addAndCompilePartialRec` adds, for every compiled definition by structural
   or well-founded recursion, a `Declaration.mutualDefnDecl` of `partial` copies named
   `Compiler.mkUnsafeRecName f` — `src/Lean/Elab/PreDefinition/Basic.lean`, called from
@@ -216,9 +213,11 @@ the real-Lean test, never as a wrong green):
   compiled code in this process (the IR of trusted imports is loaded even without `loadExts`);
   for the submission's own constants no IR is loaded and the kernel refuses; either way the
   axiom audit reports `Lean.ofReduceBool`;
-* that `readModuleDataParts` withstands a crafted file: the `.olean` is written by the
-  submission's own (sandboxed) build, and Lean reads compacted regions trusting their layout,
-  as `leanchecker` does.
+* that v4.33.0's `Json` API is the `Except String` form read (`Verify/ExportParse.lean`); an
+  `Option` form would fail the build, not mis-read.
+
+The `.olean` question of earlier versions is closed: no part of a submission's `.olean` is read
+in this process (the exporter, in the sandbox, is the only reader).
 -/
 
 open Lean
@@ -244,7 +243,8 @@ structure Args where
   module : String
   decl : String
   refutes : Option String
-  olean : System.FilePath
+  imports : Array String
+  exportFile : System.FilePath
   out : System.FilePath
 
 structure RawArgs where
@@ -252,7 +252,8 @@ structure RawArgs where
   module : Option String := none
   decl : Option String := none
   refutes : Option String := none
-  olean : Option String := none
+  imports : Array String := #[]
+  exportFile : Option String := none
   out : Option String := none
 
 def readFlags : List String → RawArgs → Except String RawArgs
@@ -261,7 +262,8 @@ def readFlags : List String → RawArgs → Except String RawArgs
   | "--module" :: v :: rest, acc => readFlags rest { acc with module := some v }
   | "--decl" :: v :: rest, acc => readFlags rest { acc with decl := some v }
   | "--refutes" :: v :: rest, acc => readFlags rest { acc with refutes := some v }
-  | "--olean" :: v :: rest, acc => readFlags rest { acc with olean := some v }
+  | "--import" :: v :: rest, acc => readFlags rest { acc with imports := acc.imports.push v }
+  | "--export" :: v :: rest, acc => readFlags rest { acc with exportFile := some v }
   | "--out" :: v :: rest, acc => readFlags rest { acc with out := some v }
   | arg :: _, _ => .error s!"unexpected argument {arg}"
 
@@ -270,10 +272,10 @@ def parseArgs (argv : List String) : Except String Args := do
   let some statementId := raw.statementId | throw "--statement ID is required"
   let some module := raw.module | throw "--module M is required"
   let some decl := raw.decl | throw "--decl D is required"
-  let some olean := raw.olean | throw "--olean PATH is required"
+  let some exportFile := raw.exportFile | throw "--export PATH is required"
   let some out := raw.out | throw "--out FILE is required"
-  return { statementId, module, decl, refutes := raw.refutes,
-           olean := System.FilePath.mk olean, out := System.FilePath.mk out }
+  return { statementId, module, decl, refutes := raw.refutes, imports := raw.imports,
+           exportFile := System.FilePath.mk exportFile, out := System.FilePath.mk out }
 
 def statementModule (id : String) : Name := Name.mkStr `Statements id
 def statementConst (id : String) : Name := Name.mkStr (statementModule id) "statement"
@@ -339,22 +341,7 @@ def errorOf {α : Type} : Except String α → String
   | .error e => e
   | .ok _ => ""
 
-/-! ## Reading the submission's compiled module -/
-
-/-- The module's data parts, as `leanchecker`'s `replayFromImports` loads them: the `.olean` at
-`base`, then `.olean.server` and `.olean.private` beside it when the module system wrote them
-(they must be read together). The last part holds every constant of the module. -/
-def readModuleParts (base : System.FilePath) : IO (Array (ModuleData × CompactedRegion)) := do
-  unless (← base.pathExists) do
-    throw <| IO.userError s!"{base} does not exist: the module was not built"
-  let mut files := #[base]
-  let server := OLeanLevel.adjustFileName base OLeanLevel.server
-  if (← server.pathExists) then
-    files := files.push server
-    let priv := OLeanLevel.adjustFileName base OLeanLevel.private
-    if (← priv.pathExists) then
-      files := files.push priv
-  readModuleDataParts files
+/-! ## Where constants come from -/
 
 /-- The module that declared `c` in an imported environment, if any. -/
 def declaringModule? (env : Environment) (c : Name) : Option Name := do
@@ -413,6 +400,26 @@ structure ReplayError where
   detail : String := ""
   deriving Inhabited
 
+/-- Every constant `ci` refers to, as the replay must order them: its type's, its value's for a
+definition, a theorem and an opaque alike (`ConstantInfo.value?` leaves a theorem's out unless
+`allowOpaque`, and so does `ConstantInfo.getUsedConstantsAsSet`, which falls back to `{}` for a
+theorem — `src/Lean/Util/FoldConsts.lean`), an inductive's constructors, a constructor's
+inductive, a recursor's types and rules. -/
+def usedConstants (ci : ConstantInfo) : NameSet :=
+  let add (names : NameSet) (e : Expr) : NameSet :=
+    e.getUsedConstants.foldl (init := names) fun acc n => acc.insert n
+  let ofType := add {} ci.type
+  match ci with
+  | .defnInfo v => add ofType v.value
+  | .thmInfo v => add ofType v.value
+  | .opaqueInfo v => add ofType v.value
+  | .inductInfo v => v.ctors.foldl (init := ofType) fun acc n => acc.insert n
+  | .ctorInfo v => ofType.insert v.induct
+  | .recInfo v =>
+    let withRules := v.rules.foldl (init := ofType) fun acc r => add acc r.rhs
+    v.all.foldl (init := withRules) fun acc n => acc.insert n
+  | _ => ofType
+
 abbrev ReplayM := ReaderT (Std.HashMap Name ConstantInfo) (StateT ReplayState (Except ReplayError))
 
 /-- For the `partial` definitions below (a `partial def` needs an inhabited type). -/
@@ -433,7 +440,7 @@ partial def replayConstant (name : Name) : ReplayM Unit := do
   unless (← get).remaining.contains name do return
   modify fun s => { s with remaining := s.remaining.erase name, pending := s.pending.insert name }
   let some ci := (← read)[name]? | return
-  replayConstants ci.getUsedConstantsAsSet
+  replayConstants (usedConstants ci)
   -- A mutual inductive block may have been added while replaying the dependencies.
   unless (← get).pending.contains name do return
   match ci with
@@ -470,7 +477,7 @@ partial def replayInductive (v : InductiveVal) : ReplayM Unit := do
       ctors := ctors.push { name := ctor.name, type := ctor.type }
     types := types.push { name := t.name, type := t.type, ctors := ctors.toList }
   for ctor in ctorInfos do
-    replayConstants ctor.getUsedConstantsAsSet
+    replayConstants (usedConstants ctor)
   kernelAdd v.name (Declaration.inductDecl v.levelParams v.numParams types.toList false)
 
 end
@@ -658,13 +665,6 @@ def bridgeCheck (kenv : Kernel.Environment) (stmt decl : ConstantInfo) : IO (Boo
 def uncheckedJson (name : Option Name) (why : String) : Json :=
   Json.mkObj [("name", optString (name.map (·.toString))), ("why", Json.str why)]
 
-/-- The persistent extensions whose entries in a module's data mean code the kernel does not
-check, by the name `mkModuleData` files their entries under (`PersistentEnvExtension.name`, which
-`registerParametricAttribute` sets to the attribute's declaration name). Read from the attribute
-objects themselves, so a renamed extension cannot slip through a string mismatch. -/
-def uncheckedAttributes : List (Name × String) :=
-  [(Compiler.implementedByAttr.ext.name, "implemented_by"), (externAttr.ext.name, "extern")]
-
 /-- The module's safe definitions. -/
 def safeDefinitions (constants : Array ConstantInfo) : NameSet :=
   constants.foldl (init := ({} : NameSet)) fun names ci =>
@@ -682,10 +682,8 @@ def isCompilerCopy (safeDefs : NameSet) (ci : ConstantInfo) : Bool :=
   | .str base "_unsafe_rec" => ci.isPartial && safeDefs.contains base
   | _ => false
 
-/-- Code the kernel does not check: `unsafe` and `partial` constants (but a compiler copy), and
-`implemented_by` or `extern` attributes anywhere in the module's data. -/
-def uncheckedOf (parts : Array (ModuleData × CompactedRegion)) (constants : Array ConstantInfo) :
-    Array Json := Id.run do
+/-- Code the kernel does not check: `unsafe` and `partial` constants (but a compiler copy). -/
+def uncheckedOf (constants : Array ConstantInfo) : Array Json := Id.run do
   let mut found : Array Json := #[]
   let safeDefs := safeDefinitions constants
   for ci in constants do
@@ -695,11 +693,6 @@ def uncheckedOf (parts : Array (ModuleData × CompactedRegion)) (constants : Arr
       found := found.push (uncheckedJson (some ci.name) "unsafe")
     else if ci.isPartial then
       found := found.push (uncheckedJson (some ci.name) "partial")
-  for (extName, why) in uncheckedAttributes do
-    let used := parts.any fun (part, _) =>
-      part.entries.any fun (name, entries) => name == extName && !entries.isEmpty
-    if used then
-      found := found.push (uncheckedJson none why)
   return found
 
 def sameTheorem (a b : ConstantInfo) : Bool :=
@@ -716,13 +709,12 @@ def judge (args : Args) : IO (Report × Option String) := do
   let declName := args.decl.toName
   let stmtModule := statementModule args.statementId
   let stmtName := statementConst args.statementId
-  -- 1. the submission's compiled module
-  let loaded ← attempt (readModuleParts args.olean)
-  let .ok parts := loaded | return (report, some s!"load: {errorOf loaded}")
-  let some (headerPart, _) := parts[0]? | return (report, some "load: the module has no data")
-  let some (last, _) := parts.back? | return (report, some "load: the module has no data")
-  -- 2. its imports, against the allowed roots
-  let imported := headerPart.imports.map (·.module)
+  -- 1. the submission's constants, from its export
+  let loaded ← attempt (ExportParse.readExport args.exportFile args.module.toName)
+  let .ok parsed := loaded | return (report, some s!"load: {errorOf loaded}")
+  let moduleConstants := parsed.constants
+  -- 2. its imports (from its source header, as jig read it), against the allowed roots
+  let imported := args.imports.map String.toName
   let refused := imported.filter fun m => !allowedRoots.contains m.getRoot
   report := { report with imports :=
     Json.mkObj [("modules", namesJson imported), ("refused", namesJson refused)] }
@@ -737,11 +729,11 @@ def judge (args : Args) : IO (Report × Option String) := do
   let trusted := env.toKernelEnv
   -- 4. provenance; the constants to replay (all of the module's but the duplicates of trusted
   -- theorems and the compiler's copies of recursive definitions)
-  let safeDefs := safeDefinitions last.constants
+  let safeDefs := safeDefinitions moduleConstants
   let mut constants : Std.HashMap Name ConstantInfo := {}
   let mut clashes : Array Json := #[]
   let mut duplicates : Array Name := #[]
-  for ci in last.constants do
+  for ci in moduleConstants do
     if reservedRoot.isPrefixOf ci.name then
       clashes := clashes.push (clashJson env ci.name)
     else if let some existing := trusted.find? ci.name then
@@ -751,14 +743,14 @@ def judge (args : Args) : IO (Report × Option String) := do
         clashes := clashes.push (clashJson env ci.name)
     else if !isCompilerCopy safeDefs ci then
       constants := constants.insert ci.name ci
-  let declInModule := last.constants.any (·.name == declName)
+  let declInModule := moduleConstants.any (·.name == declName)
   let stmtFrom := declaringModule? env stmtName
   report := { report with provenance := Json.mkObj [
     ("decl_in_module", Json.bool declInModule),
     ("statement_module", optString (stmtFrom.map (·.toString))),
     ("clashes", Json.arr clashes),
     ("duplicates", namesJson duplicates)] }
-  let moduleAxioms := last.constants.filterMap fun ci =>
+  let moduleAxioms := moduleConstants.filterMap fun ci =>
     match ci with
     | .axiomInfo v => some v.name
     | _ => none
@@ -772,9 +764,7 @@ def judge (args : Args) : IO (Report × Option String) := do
   unless declInModule && clashes.isEmpty && stmtFrom == some stmtModule do
     return (report, none)
   -- 5. code the kernel does not check
-  if uncheckedAttributes.any (·.1.isAnonymous) then
-    return (report, some "unchecked: the implemented_by and extern extensions have no name")
-  let unchecked := uncheckedOf parts last.constants
+  let unchecked := uncheckedOf moduleConstants
   report := { report with unchecked := Json.arr unchecked }
   unless unchecked.isEmpty do return (report, none)
   -- 6. the kernel replay

@@ -83,8 +83,8 @@ REASONS: dict[str, Reason] = {
     ),
     "unchecked_code": Reason(
         "it declares code the kernel does not check",
-        "Remove the unsafe or partial declarations and the implemented_by / extern attributes "
-        "the detail names: the kernel cannot check them, so a proof may not contain them.",
+        "Remove the unsafe or partial declarations the detail names: the kernel cannot check "
+        "them, so a proof may not contain them.",
     ),
     "sorry": Reason(
         "the proof has a hole (sorry)",
