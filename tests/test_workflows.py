@@ -247,7 +247,38 @@ def test_the_lean_setup_fetches_the_mathlib_cache_and_never_builds_it():
     assert "lake exe cache get" in runs and "lake build" not in runs
     [restore] = [s for s in steps if s.get("uses", "").startswith("actions/cache/restore@")]
     assert "hashFiles('lean-toolchain', 'lake-manifest.json')" in restore["with"]["key"]
-    assert "bubblewrap" in runs and "pip install -e ." in runs
+    assert "bubblewrap" in runs
+
+
+@pytest.mark.parametrize(
+    "runs",
+    [
+        "\n".join(step.get("run", "") for step in load(ACTION)["runs"]["steps"]),
+        "\n".join(
+            s.get("run", "") for s in load(WORKFLOWS / "verify.yml")["jobs"]["guard"]["steps"]
+        ),
+    ],
+    ids=["lean-setup", "guard"],
+)
+def test_jig_is_installed_from_the_hashed_lock_and_nothing_resolved_at_run_time(runs):
+    installs = [line.strip() for line in runs.splitlines() if "pip install" in line]
+    assert installs == [
+        "pip install --require-hashes -r requirements.lock",
+        "pip install --no-deps --no-build-isolation -e .",
+    ]
+
+
+def test_every_action_is_pinned_by_a_full_commit_sha_with_its_tag_beside_it():
+    pinned = 0
+    for path in FILES:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            used = re.search(r"uses:\s*(\S+)", line)
+            if used is None or used[1].startswith("./"):
+                continue
+            assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", used[1]), line
+            assert re.search(r"# v\d+\.\d+\.\d+$", line), f"no tag comment: {line}"
+            pinned += 1
+    assert pinned >= 8
 
 
 def test_the_mathlib_cache_is_saved_right_after_it_is_fetched_whatever_the_job_does_later():
