@@ -10,6 +10,7 @@ one line and an exit code here.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -118,7 +119,8 @@ def verify(
     as_json: JsonOpt = JSON.default,
     output_format: FormatOpt = FORMAT.default,
     timeout: Annotated[
-        float, _declared(TIMEOUT, min=MIN_SECONDS, callback=_finite_seconds)
+        float,
+        _declared(TIMEOUT, min=MIN_SECONDS, callback=_finite_seconds, metavar="<seconds>"),
     ] = TIMEOUT.default,
     lane: Annotated[str, _declared(LANE)] = LANE.default,
     allow_no_netns: Annotated[bool, _declared(ALLOW_NO_NETNS)] = ALLOW_NO_NETNS.default,
@@ -151,7 +153,9 @@ def selftest(
         list[Path] | None,
         typer.Argument(metavar="[PATH]...", help="Manifests or folders (default: the whole repo)."),
     ] = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Parallel jobs.", min=1)] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Parallel jobs.", min=1, metavar="<n>")
+    ] = None,
     shard: Annotated[
         str | None, typer.Option("--shard", help="Run only shard I of N, written I/N.")
     ] = None,
@@ -168,6 +172,7 @@ def selftest(
             help="Wall budget per submission in seconds.",
             min=MIN_SECONDS,
             callback=_finite_seconds,
+            metavar="<seconds>",
         ),
     ] = DEFAULT_TIMEOUT_SEC,
     budget: Annotated[
@@ -178,6 +183,7 @@ def selftest(
             "what is left, and those it leaves unstarted fail as timeouts.",
             min=MIN_SECONDS,
             callback=_finite_seconds,
+            metavar="<seconds>",
         ),
     ] = None,
     allow_no_netns: Annotated[
@@ -258,7 +264,12 @@ def pose_lean(
         list[Path] | None, typer.Option("--red", help="An adversarial example that must be red.")
     ] = None,
     red_reason: Annotated[
-        list[str] | None, typer.Option("--red-reason", help="The reason each --red must fail with.")
+        list[str] | None,
+        typer.Option(
+            "--red-reason",
+            help="The reason the --red in the same position must fail with: give one per --red, "
+            "in order (e.g. restatement, forbidden_syntax, sorry).",
+        ),
     ] = None,
     build: Annotated[bool, typer.Option("--build", help="Elaborate it with Lean now.")] = False,
     commit: Annotated[bool, typer.Option("--commit", help="Commit exactly the new files.")] = False,
@@ -513,6 +524,35 @@ def doctor(
     _done(command.run(as_json=json_out, root=_root(root), verifiers=verifiers))
 
 
+# click's words for a value it could not read, said the way a person reads them.
+_PLAINER = (
+    (re.compile(r"'(.*)' is not a valid float range"), r"'\1' is not a number"),
+    (re.compile(r"'(.*)' is not a valid int(?:eger)? range"), r"'\1' is not a whole number"),
+    (re.compile(r"'(.*)' is not a valid float"), r"'\1' is not a number"),
+    (re.compile(r"'(.*)' is not a valid int(?:eger)?"), r"'\1' is not a whole number"),
+    (
+        re.compile(r"'(.*)' is not a valid boolean\. Recognized values: [^;]*"),
+        r"'\1' is not a yes or no: use 1 or 0 (or true, false)",
+    ),
+)
+
+
+def _parse_error_sentence(error: Any) -> str:
+    """typer's parse error as one jig sentence that ends by pointing at the right --help."""
+    message = error.format_message()
+    for pattern, plainer in _PLAINER:
+        message = pattern.sub(plainer, message)
+    message = message.rstrip(".")
+    if error.ctx is None:
+        return message + "."
+    where = f"see '{error.ctx.command_path} --help'."
+    return (
+        f"{message} {where[0].upper()}{where[1:]}"
+        if message.endswith("?")
+        else f"{message}; {where}"
+    )
+
+
 def main() -> None:
     guarded(_parse_and_run)
 
@@ -529,8 +569,7 @@ def _parse_and_run() -> int | None:
         error.show()
         return error.exit_code
     except ParseError as error:
-        where = f"; see '{error.ctx.command_path} --help'" if error.ctx is not None else ""
-        raise UsageError(error.format_message().rstrip(".") + where + ".") from None
+        raise UsageError(_parse_error_sentence(error)) from None
     except typer.Abort:  # end of input at a prompt
         return 1
     return result

@@ -183,3 +183,51 @@ def test_an_unknown_jig_allow_no_netns_is_one_jig_line(
     assert (code, out) == (2, "")
     assert err.startswith("jig: ") and err.count("\n") == 1
     assert "--allow-no-netns" in err and "'please'" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "said"),
+    [
+        (
+            ["verfy", "x"],
+            {},
+            "jig: No such command 'verfy'. Did you mean 'verify'? See 'jig --help'.\n",
+        ),
+        (
+            ["verify", "x.json", "--timeout", "abc"],
+            {},
+            "jig: Invalid value for '--timeout': 'abc' is not a number; see 'jig verify --help'.\n",
+        ),
+        (
+            ["selftest", "--jobs", "x"],
+            {},
+            "jig: Invalid value for '--jobs' / '-j': 'x' is not a whole number; "
+            "see 'jig selftest --help'.\n",
+        ),
+        (
+            ["selftest"],
+            {"JIG_ALLOW_NO_NETNS": "x"},
+            "jig: Invalid value for '--allow-no-netns' (env var: 'JIG_ALLOW_NO_NETNS'): 'x' is "
+            "not a yes or no: use 1 or 0 (or true, false); see 'jig selftest --help'.\n",
+        ),
+    ],
+)
+def test_parse_errors_read_as_one_plain_sentence(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    env: dict[str, str],
+    said: str,
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    code, out, err = _jig(monkeypatch, capsys, *args)
+    assert (code, out, err) == (2, "", said)
+
+
+def test_no_help_shows_a_range_type_as_a_metavariable(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for command in (["verify"], ["selftest"], ["pose", "certificate"]):
+        code, out, _err = _jig(monkeypatch, capsys, *command, "--help")
+        assert code == 0 and "range>" not in out, command

@@ -94,9 +94,7 @@ class _Person:
 
         render.side_by_side(item)
         try:
-            verdict = Prompt.ask(
-                "Verdict", choices=[*READER_VERDICTS, "skip"], default="skip", console=out()
-            )
+            verdict = _ask_verdict()
             if verdict == "skip":
                 return NoAnswer()
             reason = Prompt.ask("Reason (one sentence)", console=out())
@@ -104,3 +102,27 @@ class _Person:
             out().print()  # end the unanswered prompt's line
             raise audit.InputEnded from None
         return Answer(verdict, reason.strip())
+
+
+VERDICT_CHOICES = (*READER_VERDICTS, "skip")
+
+
+def chosen_verdict(said: str) -> str | None:
+    """The verdict an answer names: in full or by its first letters (`f` is faithful), or
+    None when it names none or several."""
+    said = said.strip().lower()
+    matches = [choice for choice in VERDICT_CHOICES if said and choice.startswith(said)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _ask_verdict() -> str:
+    from rich.markup import escape
+    from rich.prompt import Prompt
+
+    choices = "/".join(VERDICT_CHOICES)
+    while True:
+        said = Prompt.ask(f"Verdict {escape(f'[{choices}]')}", default="skip", console=out())
+        verdict = chosen_verdict(said)
+        if verdict is not None:
+            return verdict
+        out().print(f"Answer one of {', '.join(VERDICT_CHOICES)}; a first letter is enough.")

@@ -69,7 +69,8 @@ def run(*, as_json: bool, root: Path | None) -> int:
         if enabled[spec.id] is not None:
             facts.append(_on_words(spec, enabled[spec.id], switches.get(spec.id, [])))
         name = escape(spec.id.ljust(width))
-        console.print(f"[bold]{name}[/]  {escape(spec.label)}  [dim]{escape(' · '.join(facts))}[/]")
+        facts_said = escape(" · ".join(facts))
+        console.print(f"[bold]{name}[/]  {escape(spec.label)} [dim]· {facts_said}[/]")
         verdicts = "   ".join(
             f"{mark(status)} {escape(word)} [dim]{status}[/]"
             for word, status in spec.verdicts.items()

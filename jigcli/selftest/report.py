@@ -109,7 +109,10 @@ def summary_line(results: Sequence[Result], *, verified: int, scope: str) -> str
 
 def markdown(results: Sequence[Result], *, verified: int, scope: str) -> str:
     """The step summary's table (`jigcli.summary` appends it), then each failure's problems."""
-    lines = [f"### jig selftest — {summary_line(results, verified=verified, scope=scope)}", ""]
+    said = summary_line(results, verified=verified, scope=scope)
+    # "selftest: 7 matched" reads as "### jig selftest: 7 matched"; a shard names itself
+    heading = f"jig {said}" if said.startswith("selftest") else f"jig selftest, {said}"
+    lines = [f"### {heading}", ""]
     lines += table(
         ("manifest", "verdict", "reason", "hash", "expected", "matched", "cached"),
         [

@@ -218,6 +218,19 @@ def test_review_records_a_person_s_verdicts_through_the_prompts(
     }
 
 
+def test_review_takes_a_verdict_by_its_first_letter_and_asks_again_on_an_ambiguous_one(
+    paper: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("getpass.getuser", lambda: "ada")
+    # "x" names nothing and is asked again; "f" is faithful, "p" partial, "s" skip
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x\nf\nsame\np\none way\ns\n"))
+    audit.run(paper, review=True, reader=None, as_json=False)
+    assert "Answer one of faithful, partial, mismatch, refuted, skip" in capsys.readouterr().out
+    ledger = json.loads(paper.with_name("paper.audit.json").read_text())
+    verdicts = [p["verdict"] for p in ledger["pairs"] if p["label"]]
+    assert verdicts == ["faithful", "partial"]
+
+
 def test_a_title_that_reads_as_markup_is_shown_as_written_to_the_person_judging(
     paper: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -51,3 +51,10 @@ def test_markdown_cells_cannot_break_the_table():
         for line in text.splitlines()
         if line.startswith("| `")
     )
+
+
+def test_the_summary_heading_names_the_run_once():
+    whole = report.markdown([result()], verified=1, scope="selftest").splitlines()[0]
+    assert whole.startswith("### jig selftest: 1 matched, 0 failed")
+    shard = report.markdown([result()], verified=1, scope="shard 1/2 (1 of 3)").splitlines()[0]
+    assert shard.startswith("### jig selftest, shard 1/2 (1 of 3): 1 matched")
