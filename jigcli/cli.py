@@ -539,7 +539,7 @@ _PLAINER = (
 
 def _parse_error_sentence(error: Any) -> str:
     """typer's parse error as one jig sentence that ends by pointing at the right --help."""
-    message = error.format_message()
+    message = str(error.format_message())
     for pattern, plainer in _PLAINER:
         message = pattern.sub(plainer, message)
     message = message.rstrip(".")
