@@ -243,7 +243,8 @@ def test_the_selftest_is_a_sharded_matrix_that_requires_lean(verify):
 def test_the_lean_setup_fetches_the_mathlib_cache_and_never_builds_it():
     steps = load(ACTION)["runs"]["steps"]
     runs = "\n".join(step.get("run", "") for step in steps)
-    assert "elan-init.sh" in runs and "lean-toolchain" in runs
+    assert "python3 scripts/install_elan.py" in runs and "lean-toolchain" in runs
+    assert "curl" not in runs and "| sh" not in runs  # nothing piped into a shell
     assert "lake exe cache get" in runs and "lake build" not in runs
     [restore] = [s for s in steps if s.get("uses", "").startswith("actions/cache/restore@")]
     assert "hashFiles('lean-toolchain', 'lake-manifest.json')" in restore["with"]["key"]
