@@ -24,10 +24,11 @@ before it.
 from __future__ import annotations
 
 import json
+import json.scanner
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from jigcli.safefiles import Unreadable, read_beneath
 
@@ -76,12 +77,11 @@ def check_export(data: bytes, module: str) -> Export:
         raise ExportProblem(f"the export is not UTF-8 (byte {bad.start})") from None
     if not text.endswith("\n"):
         raise ExportProblem("the export is truncated: its last line has no end")
-    lines = text.split("\n")
-    lines.pop()
-    expected = _meta(_load(lines[0], 1), module)
+    first, start = _load(text, 0, 1)
+    expected = _meta(first, module)
     export = Export(data, module)
     checker = _Checker(export)
-    checker.run(lines)
+    checker.run(text, start)
     if checker.records != expected:
         raise ExportProblem(
             f"the export is truncated: it has {checker.records} declarations, "
@@ -90,14 +90,24 @@ def check_export(data: bytes, module: str) -> Export:
     return export
 
 
-def _load(line: str, number: int) -> dict[str, Any]:
+# The JSON scanner `json.loads` runs under its wrappers, called once per line at its start: a
+# line must be exactly one JSON value (no blank before it, its newline right after it; a JSON
+# string holds no raw newline), read as strictly as `json.loads` reads it.
+# (`JSONDecoder` is the context the standard library hands it; typeshed types it otherwise.)
+_SCAN = json.scanner.make_scanner(cast(Any, json.JSONDecoder()))
+
+
+def _load(text: str, pos: int, number: int) -> tuple[dict[str, Any], int]:
+    """The JSON object on the line starting at `pos`, and where the next line starts."""
     try:
-        value = json.loads(line)
-    except (ValueError, RecursionError):
+        value, end = _SCAN(text, pos)
+    except (StopIteration, ValueError, RecursionError):
         raise ExportProblem(f"line {number} of the export is not JSON") from None
+    if text[end : end + 1] != "\n":
+        raise ExportProblem(f"line {number} of the export is not one JSON value")
     if type(value) is not dict:
         raise ExportProblem(f"line {number} of the export is not a JSON object")
-    return value
+    return value, end + 1
 
 
 def _meta(first: dict[str, Any], module: str) -> int:
@@ -146,9 +156,12 @@ class _Checker:
             "inductive": self._inductive,
         }
 
-    def run(self, lines: list[str]) -> None:
-        for self.line, line in enumerate(lines[1:], start=2):
-            record = _load(line, self.line)
+    def run(self, text: str, pos: int) -> None:
+        """Every line from `pos` on (the header's end) to the end of `text`."""
+        end = len(text)
+        while pos < end:
+            self.line += 1
+            record, pos = _load(text, pos, self.line)
             if "ie" in record:
                 self._expr(record)
             elif "in" in record:
@@ -205,10 +218,18 @@ class _Checker:
         self.levels += 1
 
     def _expr(self, record: dict[str, Any]) -> None:
-        if not _is(record["ie"], self.exprs) or len(record) != 2:
+        index = record.pop("ie")
+        if type(index) is not int or index != self.exprs or len(record) != 1:
             raise self.fail("is not the next expression")
-        del record["ie"]
-        ((kind, body),) = record.items()
+        # Applications are most of any export: checked here in line, the same way `_app` does.
+        app = record.get("app")
+        if type(app) is dict and len(app) == 2:
+            fn, arg = app.get("fn"), app.get("arg")
+            if type(fn) is int and type(arg) is int and 0 <= fn < index and 0 <= arg < index:
+                self.exprs = index + 1
+                return
+        kind = next(iter(record))
+        body = record[kind]
         check = _EXPRS.get(kind)
         if check is None or not check(self, body):
             raise self.fail(f"is a malformed expression ({kind})")

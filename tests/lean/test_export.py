@@ -105,6 +105,20 @@ def test_the_stand_ins_export_puts_each_helper_before_the_proof_that_uses_it():
     assert read.declarations == [f"{BOB}.parity_split", f"{BOB}.proof"]
 
 
+def test_a_replay_walk_that_skipped_proofs_would_send_bobs_proof_before_its_lemma():
+    # The stand-in judge replays in the order of its own walk (the real judge's `usedConstants`),
+    # starting from the export's last constant: the walk alone must put the lemma first.
+    standin = standin_module()
+    text = standin.export_text(BOB, bob_constants())
+    exported = {c["name"]: c for c in standin.read_export_constants(text)}
+    assert standin._replay_order(exported) is None
+    walk = list(standin._replay_walk(exported))
+    assert walk.index(f"{BOB}.parity_split") < walk.index(f"{BOB}.proof")
+    types_only = {name: {**c, "value_uses": []} for name, c in exported.items()}
+    skipped = list(standin._replay_walk(types_only))
+    assert skipped.index(f"{BOB}.proof") < skipped.index(f"{BOB}.parity_split")
+
+
 # -- unusable exports -------------------------------------------------------------------------
 
 

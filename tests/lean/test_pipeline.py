@@ -140,6 +140,15 @@ def test_two_different_proofs_hash_differently(standin, lean_repo):
     assert alice and bob and alice != bob
 
 
+def test_a_proof_through_its_own_helper_lemma_is_replayed_lemma_first(standin, lean_repo):
+    # BobParity's `proof` uses `parity_split` in its value only: a replay that ordered constants
+    # by their types alone would send the proof first, and the kernel would not know the lemma.
+    verdict = run(lean_repo, "Submissions/S001/BobParity.json")
+    assert (verdict.verdict, verdict.reason) == ("green", "ok"), verdict.detail
+    assert verdict.checks["kernel_replay"].detail.startswith("the replay of 2 constants")
+    assert verdict.checks["export"].detail.startswith("2 constants of Submissions.S001.BobParity")
+
+
 def test_a_truncated_term_says_so_in_its_hash_kind(standin, lean_repo):
     standin.scenario({"truncated": True})
     verdict = run(lean_repo)
