@@ -6,11 +6,13 @@ another left out (the document's own folder holds most of them). A batch of chan
 only when it touches a file the last check read; it is held back until the edits settle
 (`SETTLE_MS` of quiet), never longer than `DEBOUNCE_MS`, and edits made while a check runs
 wait in the watcher's queue. Ctrl-C ends the loop, wherever it comes, with the exit code of
-the last check.
+the last check. Both commands say the same on stderr: how many files are watched, then
+`HH:MM:SS · rebuilding` / `re-checking` before each check after the first (`announce`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +44,7 @@ def check_on_every_edit(
             last = done.exit_code  # set before showing: Ctrl-C can come anywhere
             done.show()
         files = _resolved(watched())
+        _say(f"watching {len(files)} file(s) for edits; Ctrl-C stops")
         for batch in watch(*_folders(files), debounce=DEBOUNCE_MS, step=SETTLE_MS):
             if not _resolved(path for _, path in batch) & files:
                 continue
@@ -54,6 +57,18 @@ def check_on_every_edit(
     except KeyboardInterrupt:
         pass
     return last
+
+
+def announce(doing: str) -> None:
+    """`12:03:04 · rebuilding` on stderr: the one line both watch modes print before each
+    check after the first (stdout stays the results', one JSON document per line with --json)."""
+    _say(f"{time.strftime('%H:%M:%S')} · {doing}")
+
+
+def _say(words: str) -> None:
+    from jigcli.console import err
+
+    err().print(words, style="dim", markup=False)
 
 
 def _resolved(paths: Iterable[Path | str]) -> set[Path]:

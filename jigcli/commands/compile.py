@@ -21,10 +21,9 @@ last result's exit code.
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
-from jigcli.console import emit_json, out
+from jigcli.console import emit_json
 from jigcli.errors import UsageError
 from jigcli.latex.compile import (
     BuildResult,
@@ -55,7 +54,7 @@ def run(
     root = find_root(file)
     engine_choice = choose_engine(root, engine)
     if watch:
-        return _watch(root, engine_choice.engine, as_json=as_json)
+        return _watch(root, engine_choice.engine, engine_choice.source, as_json=as_json)
     result = check(root, engine_choice.engine) if no_build else _build(root, engine_choice.engine)
     result.engine_from = engine_choice.source
     with annotating(shown_as, as_json=as_json) as annotations:
@@ -122,17 +121,18 @@ def _watched(root: Path) -> set[Path]:
     return files
 
 
-def _watch(root: Path, engine: str, *, as_json: bool) -> int:
-    from jigcli.watch import Checked, check_on_every_edit
+def _watch(root: Path, engine: str, engine_from: str, *, as_json: bool) -> int:
+    from jigcli.watch import Checked, announce, check_on_every_edit
 
     def rebuild(first: bool) -> Checked | None:
         if not first and up_to_date(root, engine) is not None:
             return None  # touched, not changed
+        if not first:
+            announce("rebuilding")
         if as_json:
-            render.json_line(BuildResult(root, engine, "compiling"))
-        elif not first:
-            out().print(f"[dim]{time.strftime('%H:%M:%S')} · rebuilding[/]")
+            render.json_line(BuildResult(root, engine, "compiling", engine_from=engine_from))
         result = _build(root, engine)
+        result.engine_from = engine_from
         shown = render.json_line if as_json else render.show
         return Checked(exit_code(result), lambda: shown(result))
 

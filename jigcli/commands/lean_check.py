@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jigcli.console import emit_json, err, say_error
+from jigcli.console import emit_json, say_error
 from jigcli.errors import UsageError
 from jigcli.paper.lean_check import Report, check, watched_files
 from jigcli.render import lean_check as render
@@ -45,13 +45,13 @@ def _show(report: Report, as_json: bool) -> None:
 def _watch(file: Path, graph: Path | None) -> int:
     """Check, then check again each time the paper's sources or its Lean files settle
     (`jigcli.watch`)."""
-    from jigcli.watch import Checked, check_on_every_edit
+    from jigcli.watch import Checked, announce, check_on_every_edit
 
     latest: list[Report] = []  # the last report: what the next check depends on
 
     def recheck(first: bool) -> Checked:
         if not first:
-            err().print("Re-checking…", style="dim")
+            announce("re-checking")
         report = check(file)
         latest[:] = [report]
         return Checked(report.exit_code, lambda: _show_and_graph(report, graph))

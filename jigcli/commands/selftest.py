@@ -70,7 +70,7 @@ def run(
     except Interrupted as stop:  # Ctrl-C: report what finished, then exit as a Ctrl-C does
         outcomes, interrupted, scope = stop.outcomes, True, f"{scope}, interrupted"
     results = judge(outcomes, repo, require_lean=require_lean)
-    verified = sum(not outcome.cached for outcome in outcomes)
+    verified = sum(outcome.verified for outcome in outcomes)
     report.write_verdict_files(repo, results)
     append_step_summary(report.markdown(results, verified=verified, scope=scope))
     with annotating(shown_as, as_json=as_json) as annotations:

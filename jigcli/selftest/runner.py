@@ -80,6 +80,12 @@ class Outcome:
     document: dict[str, Any]
     cached: bool
     seconds: float = 0.0
+    started: bool = True  # False: the run's budget ran out before this case could start
+
+    @property
+    def verified(self) -> bool:
+        """Verified in this run: neither taken from the cache nor left unstarted."""
+        return self.started and not self.cached
 
 
 class Interrupted(Exception):
@@ -230,7 +236,7 @@ def verify_case(case: Case, repo: Repo, settings: Settings) -> Outcome:
     started = time.monotonic()
     timeout = settings.timeout_now()
     if timeout < MIN_START_SEC and settings.budget is not None:
-        return Outcome(case, _budget_spent(case, settings.budget), cached=False)
+        return Outcome(case, _budget_spent(case, settings.budget), cached=False, started=False)
     work_dir = work_dir_for(repo, case)
     shutil.rmtree(work_dir, ignore_errors=True)
     try:

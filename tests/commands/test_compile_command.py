@@ -132,8 +132,10 @@ def test_watch_rebuilds_after_an_edit_and_ctrl_c_ends_it_cleanly(papers: Path) -
         env={**os.environ, "NO_COLOR": "1"},
     )
     try:
-        assert read_json_line(process, 30)["verdict"] == "compiling"
-        assert read_json_line(process, 30)["verdict"] == "compiled"
+        first = read_json_line(process, 30)
+        assert (first["verdict"], first["engine_from"]["from"]) == ("compiling", "the default")
+        built = read_json_line(process, 30)
+        assert (built["verdict"], built["engine_from"]["from"]) == ("compiled", "the default")
         time.sleep(0.5)  # let the watcher start
         paper.write_text(paper.read_text().replace("n + 0 = n", "n + 0 = n = 0 + n\\undefinedhere"))
         assert read_json_line(process, 30)["verdict"] == "compiling"
@@ -141,7 +143,10 @@ def test_watch_rebuilds_after_an_edit_and_ctrl_c_ends_it_cleanly(papers: Path) -
         assert (rebuilt["verdict"], rebuilt["diagnostics"][0]["line"]) == ("error", 11)
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=10) == 1  # the last result's exit code
-        assert process.stderr is not None and "Traceback" not in process.stderr.read()
+        assert process.stderr is not None
+        said = process.stderr.read()
+        assert "Traceback" not in said
+        assert "file(s) for edits; Ctrl-C stops" in said and " · rebuilding" in said
     finally:
         if process.poll() is None:
             process.kill()

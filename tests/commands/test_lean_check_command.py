@@ -298,6 +298,8 @@ def test_watch_rechecks_when_the_lean_file_settles(
     code = lean_check.run(paper, as_json=False, watch=True)
     assert code == 1
     assert standin.count("lake", "env") == 2
+    said = capsys.readouterr().err  # the same words as jig compile --watch
+    assert "file(s) for edits; Ctrl-C stops" in said and " · re-checking" in said
 
 
 def test_watch_and_json_together_are_refused(paper: Path) -> None:

@@ -282,6 +282,22 @@ def test_a_spent_budget_fails_the_rest_with_verdict_files_and_says_why(
     assert validate(written, "verdict") == []
 
 
+def test_cases_the_budget_never_started_are_not_counted_as_verified(
+    repo_root, fake, capsys, monkeypatch
+):
+    from jigcli.process import Deadline
+
+    class Spent(Deadline):
+        def remaining(self) -> float:
+            return 0.0
+
+    monkeypatch.setattr("jigcli.commands.selftest.Deadline", Spent)
+    assert selftest(repo_root, budget=600.0) == 1
+    assert "0 matched, 3 failed, 0 skipped · 0 verified, 0 from the cache" in (
+        capsys.readouterr().out
+    )
+
+
 def press_ctrl_c_while_running(rel, data, options):
     """Start a long process, then send this process a real SIGINT once it runs."""
     import os
