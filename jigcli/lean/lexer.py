@@ -17,7 +17,9 @@ whether a word is code are fixed by `Lean.Parser.Basic` at v4.33.0, and this mod
   Latin-1 and Latin Extended-A letters, mathematical script) followed by identifier characters
   (those, ASCII digits, `_ ' ! ?` and subscript letters and digits). `Foo.sorry` and
   `partial_sum` are single identifiers; `«sorry»` is an identifier that merely spells a keyword;
-* `` `name `` is a name literal; `#word` is a command token (`#eval`, `#check`);
+* `` `name `` is a name literal; a command token is the longest `#` token of the pinned
+  toolchain's table (`tokens.yaml`) the text starts with (`#eval`, `#check`; `#checkx` is
+  `#check` then `x`), and any other `#` is a one-character symbol (Mathlib's `#s`);
 * a symbol is one character, except `MULTI_SYMBOLS`: those ending in `'` (`''`, `⁻¹'`, `∑'`, …,
   which Lean reads whole), `@[` and `:=`. None ends in `-` or `/`, so `--` and `/-` always open
   a comment here; Lean's token table, which imports extend, could read `x <|--` otherwise, and
@@ -57,7 +59,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import yaml
 
 # Lean's `isLetterLike` (Init/Meta/Defs.lean): identifier characters beyond ASCII.
 _LETTER_LIKE = (
@@ -96,7 +101,15 @@ _NUMBER = (
     r"0[xX][0-9a-fA-F_]++|0[bB][01_]++|0[oO][0-7_]++"
     r"|[0-9][0-9_]*+(?:\.[0-9][0-9_]*+)?(?:[eE][+-]?[0-9][0-9_]*+)?"
 )
-_COMMAND = r"#[A-Za-z_][A-Za-z0-9_!?]*+"
+# Lean's `#` tokens and `name%` tokens at the pin, with their sources (`tokens.yaml`).
+TOKENS: dict[str, dict[str, dict[str, Any]]] = yaml.safe_load(
+    (Path(__file__).resolve().parent / "tokens.yaml").read_text(encoding="utf-8")
+)
+HASH_COMMANDS = frozenset(TOKENS["hash_commands"])
+# The longest token the text starts with, as Lean's tokenizer takes it: `#checkx` is `#check`.
+_COMMAND = "#(?:{})".format(
+    "|".join(re.escape(c[1:]) for c in sorted(HASH_COMMANDS, key=len, reverse=True))
+)
 # A comment in one match when it nests at most one level deep: `/-`, the character Lean skips,
 # then a body of plain text and inner comments (whose bodies start right after their `/-`).
 _COMMENT_BODY = r"(?>(?:[^/-]++|/(?!-)|-(?!/))*)"
@@ -119,10 +132,11 @@ NOT_TEXT = NOT_TEXT_BMP + NOT_TEXT_ASTRAL
 
 # Multi-character symbols that end in `'` and must be read whole, or the `'` would start a char
 # literal: Mathlib's `''` (image), `⁻¹'` (preimage), `∑'` and `∏'`, core's `×'` and `Σ'`. No
-# symbol here ends in `-` or `/`, so `--` and `/-` always start a comment; where Lean's token
+# symbol here ends in `-` or `/`, so `--` and `/-` always start a comment; `]'` is `getElem`'s
+# proof argument (`xs[i]'h`, core's `term[_]'_` syntax). Where Lean's token
 # table (which imports extend) could disagree, `jigcli.lean.policy` refuses the source.
 # `@[` and `:=` are here for the scanner's convenience.
-MULTI_SYMBOLS = ("⁻¹'", "''", "∑'", "∏'", "×'", "Σ'", "@[", ":=")
+MULTI_SYMBOLS = ("⁻¹'", "''", "∑'", "∏'", "×'", "Σ'", "]'", "@[", ":=")
 _MULTI = "|".join(re.escape(s) for s in sorted(MULTI_SYMBOLS, key=len, reverse=True))
 
 

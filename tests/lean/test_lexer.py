@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jigcli.lean.lexer import ID_FIRST, ID_REST, MULTI_SYMBOLS, Token, tokenize
+from jigcli.lean.lexer import HASH_COMMANDS, ID_FIRST, ID_REST, MULTI_SYMBOLS, Token, tokenize
 
 
 def kinds(text: str) -> list[tuple[str, str]]:
@@ -195,6 +195,28 @@ def test_a_dot_joins_parts_only_before_an_identifier_start():
         ("number", "1"),
         ("ident", "x"),
         ("symbol", "."),
+    ]
+
+
+def test_a_hash_is_a_command_only_as_a_token_of_the_pinned_table():
+    assert kinds("#checkx #S #s.card #check_failure") == [
+        ("command", "#check"),
+        ("ident", "x"),
+        ("symbol", "#"),
+        ("ident", "S"),
+        ("symbol", "#"),
+        ("ident", "s.card"),
+        ("command", "#check_failure"),
+    ]
+
+
+def test_get_elem_with_a_proof_is_a_symbol_not_a_char_literal():
+    assert kinds("xs[i]'h") == [
+        ("ident", "xs"),
+        ("symbol", "["),
+        ("ident", "i"),
+        ("symbol", "]'"),
+        ("ident", "h"),
     ]
 
 
@@ -429,10 +451,8 @@ def reference(text: str) -> list[tuple[str, int, int]]:
         elif kind in ("string", "char", "ident"):
             out.append(("error", start, i + 1))
             i += 1
-        elif c == "#" and text[i + 1 : i + 2] in set(string.ascii_letters + "_") and i + 1 < n:
-            i += 2
-            while i < n and (text[i] in string.ascii_letters + string.digits + "_!?"):
-                i += 1
+        elif c == "#" and any(text.startswith(command, i) for command in HASH_COMMANDS):
+            i += max(len(c) for c in HASH_COMMANDS if text.startswith(c, i))
             out.append(("command", start, i))
         elif c.isdigit():
             i += 1

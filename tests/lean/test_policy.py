@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jigcli.lean import policy
 from jigcli.lean.lexer import ID_FIRST, ID_REST, KEYWORDS, Lexer
 from jigcli.lean.policy import (
     ALLOWED_ATTRIBUTES,
@@ -99,13 +100,10 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "syntax": ('syntax "zero" : term', "syntax"),
     "elab": ('elab "zero" : term => pure default', "elab"),
     "elab_rules": ("elab_rules : term | `(zero) => pure default", "elab_rules"),
-    "notation": ('notation "ℕ²" => ℕ × ℕ', "notation"),
-    "notation3": ('notation3 "ℕ²" => ℕ × ℕ', "notation3"),
-    "infix": ('infix:65 " + => Nat.add', "infix"),
-    "infixl": ('infixl:65 " + => Nat.add', "infixl"),
-    "infixr": ('infixr:65 " + => Nat.add', "infixr"),
-    "prefix": ('prefix:max "√" => Nat.sqrt', "prefix"),
-    "postfix": ('postfix:max "!" => Nat.factorial', "postfix"),
+    "notation token": ('notation "a--" => 0', '"a--"'),
+    "unreadable notation": ("notation " + '"x" ' * 70 + "=> 0", "unreadable notation"),
+    "unknown #command": ("#frobnicate Nat.succ", "#frobnicate"),
+    "meta": ("meta def f : ℕ := 0", "meta"),
     "binder_predicate": ('binder_predicate x " > " y:term => `($x > $y)', "binder_predicate"),
     "run_cmd": ("run_cmd pure ()", "run_cmd"),
     "run_elab": ("run_elab pure ()", "run_elab"),
@@ -359,7 +357,7 @@ def test_a_syntax_quotation_is_refused(source: str):
         pytest.param("example : 2 ^ 10 = eval% 2 ^ 10 := rfl", "eval%", id="eval"),
         pytest.param("example : 1 = 1 := exact?%", "exact?%", id="exact-term"),
         pytest.param("gen_injective_theorems% Nat", "gen_injective_theorems%", id="bootstrap"),
-        pytest.param("example (n : ℕ) := n%2", "n%", id="modulo-without-space"),
+        pytest.param("example (n : ℕ) := n% 2", "n%", id="written-like-an-elaborator"),
     ],
 )
 def test_a_word_glued_to_percent_is_refused(source: str, construct: str):
@@ -370,7 +368,7 @@ def test_a_word_glued_to_percent_is_refused(source: str, construct: str):
     "command",
     [
         *("#guard_msgs", "#guard", "#loogle", "#leansearch", "#moogle", "#time"),
-        *("#with_exporting", "#check_failure", "#find", "#help", "#checkx"),
+        *("#with_exporting", "#check_failure", "#find", "#help", "#eval!", "#check_simp"),
     ],
 )
 def test_a_hash_command_off_the_allowlist_is_refused(command: str):
@@ -718,9 +716,110 @@ def test_a_keyword_followed_by_a_bang_or_question_mark_is_still_the_keyword():
     }
 
 
-def test_a_hash_command_is_judged_as_the_whole_token_the_lexer_reads():
-    # Lean reads `#evalIO` as `#eval IO`; the scan refuses the token, which is not allowed.
-    assert found("#evalIO.println 1") == {(1, "#evalIO")}
+def test_a_hash_command_is_the_longest_token_lean_knows():
+    # Lean reads `#evalIO` as `#eval IO`, and `#checkx` as `#check x`.
+    assert found("#evalIO.println 1") == {(1, "#eval"), (1, "IO")}
+    assert found("#checkx\n#check_failure x") == {(2, "#check_failure")}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param("example (s : Finset ℕ) : #s = s.card := rfl", id="card"),
+        pytest.param("example (S : Finset ℕ) (h : #S ≤ 3) : #S < 4 := by omega", id="capital"),
+        pytest.param("example : #hf.toFinset = 2 := by simp", id="dotted"),
+        pytest.param("example := #sx + #t", id="short-names"),
+        pytest.param("example := #[1, 2] ++ #v[3]", id="array-literals"),
+    ],
+)
+def test_finset_card_notation_is_not_a_command(source: str):
+    assert found(f"open Finset in\n{source}\n") == set()
+
+
+def test_a_card_whose_name_starts_with_a_command_is_read_as_lean_reads_it():
+    # `#simplices` is the `#simp` command token then `lices`, in Lean as here.
+    assert found("example := #simplices\n") == {(1, "#simp")}
+
+
+def test_an_unknown_hash_word_starting_a_line_is_refused():
+    assert found("example := 1\n  #frobnicate x\n") == {(2, "#frobnicate")}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param("k%3 + C.card%3 + n % 2", id="modulo"),
+        pytest.param("(n+1)%m + f x%(k+1)", id="modulo-before-parenthesis"),
+        pytest.param("xs[i]'h + p.cells[p.cells.length - 2]'(by omega)", id="getElem-proof"),
+    ],
+)
+def test_lean_reads_these_as_operators_and_so_does_the_scan(source: str):
+    assert found(f"example := {source}\n") == set()
+
+
+@pytest.mark.parametrize("source", ["eval%3", "exact?%", "mystery% 3", "decl_name%"])
+def test_a_percent_token_or_a_word_written_like_one_is_refused(source: str):
+    assert {c for _, c in found(f"example := {source}\n")} & {
+        "eval%",
+        "exact?%",
+        "mystery%",
+        "decl_name%",
+    }
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param("theorem t (hint : 1 = 1) : 1 = 1 := hint", id="binder"),
+        pytest.param("example (hint : P) : P := by\n  exact hint", id="argument"),
+        pytest.param("example : P := by\n  rw [integral_integral hint]", id="rewrite"),
+        pytest.param("example : P := by\n  have hint : Q := h\n  simpa using hint", id="have"),
+    ],
+)
+def test_hint_as_a_name_is_not_the_tactic(source: str):
+    assert found(source) == set()
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["example : P := by\n  hint", "example : P := by hint", "example : P := by\n  try hint"],
+)
+def test_hint_in_tactic_position_is_refused(source: str):
+    assert (2 if "\n" in source else 1, "hint") in found(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param('local notation "‖" x "‖" => norm x', id="local"),
+        pytest.param('notation:50 a " ≺ " b => R a b', id="mixfix"),
+        pytest.param('scoped infixl:65 " +ᵥ " => f', id="infixl"),
+        pytest.param('infixr:67 " ⊞ " => g', id="infixr"),
+        pytest.param('prefix:max "√" => Nat.sqrt', id="prefix"),
+        pytest.param('postfix:max "❗" => Nat.factorial', id="postfix"),
+        pytest.param('notation3 "∑ᶠ "(...)", "r:67:(scoped f => finsum f) => r', id="notation3"),
+        pytest.param('notation (priority := high) "𝔼" => E', id="priority"),
+        pytest.param("#print prefix List", id="print-prefix"),
+    ],
+)
+def test_notation_that_only_expands_to_terms_is_accepted(source: str):
+    assert found(source + "\n") == set()
+
+
+@pytest.mark.parametrize(
+    ("source", "construct"),
+    [
+        pytest.param('notation "a--" => 0', '"a--"', id="line-comment"),
+        pytest.param('infix " /- " => f', '" /- "', id="block-comment"),
+        pytest.param('notation "x\\"" => 1', '"x\\""', id="quote"),
+        pytest.param('prefix "\'" => f', '"\'"', id="char-quote"),
+        pytest.param('notation "#ev" => 1', '"#ev"', id="hash"),
+        pytest.param('notation "y" => by native_decide', "native_decide", id="right-hand-side"),
+        pytest.param('macro "x" : term => `(0)', "macro", id="macro-stays-refused"),
+    ],
+)
+def test_notation_that_could_change_the_reading_or_run_code_is_refused(source: str, construct: str):
+    assert (1, construct) in found(source + "\n")
 
 
 def test_attribute_arguments_are_judged_as_code():
@@ -777,9 +876,44 @@ def test_an_unknown_import_root_names_the_allowed_ones():
     assert all(root in violation.message for root in ALLOWED_IMPORT_ROOTS)
 
 
-def test_module_system_import_forms_are_judged_by_their_root():
+def test_module_system_import_forms_are_judged_by_their_root(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", True)
     source = "import all Mathlib.A\npublic import Statements.S001\nmeta import Lean.Elab\n"
-    assert found(source) == {(2, "import Statements.S001"), (3, "import Lean.Elab")}
+    assert found(source) == {(2, "import Statements.S001"), (3, "import Lean.Elab"), (3, "meta")}
+
+
+MODULE_FILE = (
+    "module\n\npublic import Mathlib\nimport all Mathlib.Data.Nat.Basic\n\n"
+    "@[expose] public section\n\ntheorem t : 1 + 1 = 2 := by norm_num\n\n"
+    "private theorem u : True := trivial\n\nend\n"
+)
+
+
+def test_the_module_system_is_refused_with_a_way_out_until_the_judge_reads_it():
+    assert found(MODULE_FILE) == {
+        (1, "module"),
+        (3, "public import"),
+        (6, "@[expose]"),
+        (6, "public"),
+    }
+    (violation, *_) = scan(MODULE_FILE)
+    assert "drop the `module` line" in violation.message
+
+
+def test_the_module_system_is_accepted_once_switched_on(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", True)
+    assert found(MODULE_FILE) == set()
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["meta def f : ℕ := 0", "meta section\nend", "public meta def f : ℕ := 0"],
+)
+def test_meta_stays_refused_with_the_module_system_on(source: str, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", True)
+    assert (LINE, "meta") in on_line_6(source)
 
 
 def test_an_escaped_import_root_is_unescaped():

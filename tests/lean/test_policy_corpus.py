@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from jigcli.lean import policy
 from jigcli.lean.policy import scan_file
 
 LEAN = Path(__file__).resolve().parents[1] / "data" / "lean"
 ATTACKS = sorted((LEAN / "attacks").glob("*.lean"))
 REAL = sorted((LEAN / "real").glob("*.lean"))
+# Honest proofs written with the module system, accepted once the judge reads them.
+REAL_MODULES = sorted((LEAN / "real" / "module").glob("*.lean"))
 REFUSED_BY = "-- refused by: "
 
 
@@ -23,6 +26,8 @@ def expected_constructs(path: Path) -> set[str]:
 
 def test_the_corpora_are_there():
     assert len(ATTACKS) >= 20
+    assert len(REAL) >= 10
+    assert REAL_MODULES
     assert all(expected_constructs(path) for path in ATTACKS)
 
 
@@ -35,3 +40,20 @@ def test_every_attack_is_refused_by_the_rule_it_names(path: Path):
 @pytest.mark.parametrize("path", REAL, ids=[path.stem for path in REAL])
 def test_every_real_proof_is_accepted(path: Path):
     assert scan_file(path) == []
+
+
+@pytest.mark.parametrize("path", REAL_MODULES, ids=[path.stem for path in REAL_MODULES])
+def test_every_module_system_proof_is_accepted_with_the_module_system_on(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", True)
+    assert scan_file(path) == []
+
+
+@pytest.mark.parametrize("path", REAL_MODULES, ids=[path.stem for path in REAL_MODULES])
+def test_a_module_system_proof_is_refused_only_for_the_module_system_while_it_is_off(
+    path: Path,
+):
+    found = scan_file(path)
+    assert found
+    assert {violation.message for violation in found} == {policy.FORMS["module"].message}

@@ -1,0 +1,22 @@
+import Mathlib
+
+/-!
+# A hypothesis called `hint`
+
+Integrability hypotheses are often called `hint`; the `hint` tactic is another matter.
+-/
+
+open MeasureTheory
+
+variable {f : ℝ × ℝ → ℝ}
+
+theorem swap_integrals (hint : Integrable f (volume.prod volume)) :
+    ∫ x, ∫ y, f (x, y) = ∫ y, ∫ x, f (x, y) := by
+  rw [integral_integral_swap hint]
+
+theorem integral_prod_eq (hint : Integrable f (volume.prod volume)) :
+    ∫ z, f z ∂(volume.prod volume) = ∫ x, ∫ y, f (x, y) := by
+  rw [integral_prod _ hint]
+
+example (hint : Integrable f (volume.prod volume)) : Integrable f (volume.prod volume) := by
+  exact hint
