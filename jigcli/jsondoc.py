@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 
@@ -43,3 +44,7 @@ def parse_json(raw: bytes, what: str, *, unique_keys: bool = False) -> Any:
         ) from exc
     except RecursionError as exc:
         raise JsonProblem(f"{what} nests too deeply to be read") from exc
+    except ValueError as exc:  # an integer past Python's digit limit
+        raise JsonProblem(
+            f"{what} holds a number with more digits than {sys.get_int_max_str_digits()}"
+        ) from exc

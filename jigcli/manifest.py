@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from jigcli.jsondoc import JsonProblem, parse_json
+from jigcli.safefiles import SIZE, Unreadable, read_beneath, read_file
 from jigcli.schemas import validate
 
 MAX_MANIFEST_BYTES = 1024 * 1024
@@ -70,16 +71,20 @@ class Manifest:
         return self.path.parent
 
 
-def read_manifest(path: Path) -> Manifest:
-    """Parse and validate the manifest at `path` (which the caller checked exists)."""
+def read_manifest(path: Path, beneath: Path | None = None) -> Manifest:
+    """Parse and validate the manifest at `path`, never through a link: with `beneath` (the
+    repo root, which `path` lies under) no part below it may be one, else only its last."""
     try:
-        with path.open("rb") as stream:
-            raw = stream.read(MAX_MANIFEST_BYTES + 1)  # never more than the cap into memory
-    except OSError as exc:
-        raise ManifestError(f"the manifest cannot be read: {exc.strerror or exc}") from exc
-    if len(raw) > MAX_MANIFEST_BYTES:
-        raise ManifestError(f"the manifest is larger than {MAX_MANIFEST_BYTES} bytes")
+        if beneath is not None:
+            raw = read_beneath(beneath, path.relative_to(beneath).as_posix(), MAX_MANIFEST_BYTES)
+        else:
+            raw = read_file(path, MAX_MANIFEST_BYTES)
+    except Unreadable as why:
+        if why.kind == SIZE:
+            raise ManifestError(f"the manifest is larger than {MAX_MANIFEST_BYTES} bytes") from None
+        raise ManifestError(f"the manifest {why}") from None
     data = _parse_json(raw)
+    _check_text(data)
     problems = validate(data, "submission")
     if problems:
         raise ManifestError("; ".join(problems))
@@ -88,6 +93,35 @@ def read_manifest(path: Path) -> Manifest:
     if manifest.kind == "lean":
         _check_lean_fields(manifest)
     return manifest
+
+
+def _check_text(value: Any, field: str = "the manifest") -> None:
+    """Every key and string is Unicode text: JSON's `\\ud800` escapes decode to a lone
+    surrogate, which no file name, hash or output can hold."""
+    if isinstance(value, str) and not _encodable(value):
+        raise ManifestError(
+            f"{field}: holds a lone surrogate (an escape like \\ud800 alone), which is not "
+            "Unicode text"
+        )
+    children = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, child in children:
+        name = str(key).encode("utf-8", "backslashreplace").decode()
+        _check_text(key, name)
+        _check_text(child, name)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # Fields naming a file or a Lean name, and the whole of what each may be. The schema's

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass
@@ -83,6 +84,19 @@ class Repo:
     def module_path(self, module: str) -> Path:
         """`Submissions.S001.Alice` → `<root>/Submissions/S001/Alice.lean`."""
         return self.root.joinpath(*module.split(".")).with_suffix(".lean")
+
+    def inside(self, path: Path) -> Path | None:
+        """`path` as `root/…` when it lies in the repo, its parts below the root as written,
+        not resolved (a link among them is for the reader to refuse, never to follow);
+        None when it lies outside. Only the root may be reached through a link."""
+        absolute = Path(os.path.abspath(path))
+        if absolute.is_relative_to(self.root):
+            return absolute
+        for ancestor in absolute.parents:
+            with contextlib.suppress(OSError):
+                if os.path.samefile(ancestor, self.root):
+                    return self.root / absolute.relative_to(ancestor)
+        return None
 
     def rel(self, path: Path | str) -> str:
         """A repo-relative POSIX path when `path` is inside the repo, else the path as given."""

@@ -13,6 +13,7 @@ import errno
 import os
 import stat
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 _FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
@@ -26,12 +27,14 @@ _KINDS = {
 }
 
 
-LINK, MISSING, KIND, SIZE, ERROR = "link", "missing", "kind", "size", "error"
+LINK, MISSING, KIND, SIZE, NAME, ERROR = "link", "missing", "kind", "size", "name", "error"
+_LINKED = "is, or lies behind, a symbolic link; jig follows none"
+_BAD_NAME = "is not a name a file can have (a NUL or a lone surrogate)"
 
 
 class Unreadable(Exception):
     """The file cannot be used; `str()` says why, to follow the file's name in a sentence;
-    `kind` says which way (`LINK`, `MISSING`, `KIND`, `SIZE`, `ERROR`)."""
+    `kind` says which way (`LINK`, `MISSING`, `KIND`, `SIZE`, `NAME`, `ERROR`)."""
 
     def __init__(self, why: str, kind: str = ERROR, size: int | None = None) -> None:
         super().__init__(why)
@@ -47,29 +50,87 @@ def read_file(path: Path, cap: int) -> bytes:
 def read_beneath(folder: Path, relative: str, cap: int) -> bytes:
     """The bytes of `relative` under `folder`, no part of which may be a link, `..` or
     absolute (`folder` itself may be reached through links)."""
-    parts = PurePosixPath(relative).parts
-    if not parts or PurePosixPath(relative).is_absolute() or ".." in parts:
-        raise Unreadable("is not a path inside its folder", LINK)
+    parts = _parts(relative)
+    with open_folder(folder, "/".join(parts[:-1])) as opened:
+        return opened.read(parts[-1], cap)
 
-    def opened() -> int:
-        current = os.open(folder, _FOLDER)
-        try:
-            for part in parts[:-1]:
-                if stat.S_ISLNK(os.stat(part, dir_fd=current, follow_symlinks=False).st_mode):
-                    raise OSError(errno.ELOOP, "a symbolic link", part)
-                following = os.open(part, _FOLDER, dir_fd=current)  # O_NOFOLLOW: a race fails
-                os.close(current)
-                current = following
-            return os.open(parts[-1], _FILE, dir_fd=current)
-        finally:
+
+class Folder:
+    """A folder held open: the files read through it are the ones in *this* folder, even if
+    its path is swapped for a link after it was opened (no window between check and use)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def read(self, name: str, cap: int) -> bytes:
+        """The bytes of the regular file `name` in this folder, not a link, at most `cap`."""
+        if "/" in name or name in ("", ".", ".."):
+            raise Unreadable("is not a file name", LINK)
+        return _read(lambda: os.open(name, _FILE, dir_fd=self.fd), cap)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def __enter__(self) -> Folder:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def open_folder(root: Path, relative: str = "") -> Folder:
+    """`root/relative` held open, reached from `root` (trusted: it may be reached through
+    links) through no link, `..` or absolute part. `Unreadable` says why not."""
+    parts = _parts(relative) if relative else ()
+    try:
+        current = os.open(root, _FOLDER & ~os.O_NOFOLLOW)
+    except OSError as error:
+        raise _unreadable(error) from None
+    try:
+        for part in parts:
+            following = _open_child(current, part)
             os.close(current)
+            current = following
+    except BaseException:
+        os.close(current)
+        raise
+    return Folder(current)
 
-    return _read(opened, cap)
+
+def _open_child(parent: int, name: str) -> int:
+    try:
+        return os.open(name, _FOLDER, dir_fd=parent)
+    except ValueError:  # a NUL, or a lone surrogate no file name can hold
+        raise Unreadable(_BAD_NAME, NAME) from None
+    except OSError as error:
+        # With O_DIRECTORY, some kernels say ENOTDIR for a link rather than ELOOP.
+        if error.errno == errno.ENOTDIR and _is_link(parent, name):
+            raise Unreadable(_LINKED, LINK) from None
+        raise _unreadable(error) from None
+
+
+def _is_link(parent: int, name: str) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def _parts(relative: str) -> tuple[str, ...]:
+    path = PurePosixPath(relative)
+    parts = path.parts
+    if not parts or path.is_absolute() or ".." in parts:
+        raise Unreadable("is not a path inside its folder", LINK)
+    return parts
 
 
 def _read(opener: Callable[[], int], cap: int) -> bytes:
     try:
         fd = opener()
+    except ValueError:
+        raise Unreadable(_BAD_NAME, NAME) from None
     except OSError as error:
         raise _unreadable(error) from None
     try:
@@ -100,9 +161,141 @@ def _read_up_to(fd: int, size: int) -> bytes:
 
 def _unreadable(error: OSError) -> Unreadable:
     if error.errno == errno.ELOOP:
-        return Unreadable("is, or lies behind, a symbolic link; jig follows none", LINK)
+        return Unreadable(_LINKED, LINK)
     if error.errno == errno.ENOENT:
         return Unreadable("does not exist", MISSING)
     if error.errno == errno.ENOTDIR:
         return Unreadable("lies behind something that is not a folder", KIND)
     return Unreadable(f"cannot be opened: {error.strerror}")
+
+
+# -- walking a folder ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WalkLimits:
+    """How far a walk goes: folders below its start, entries in all, bytes in one name."""
+
+    depth: int = 16
+    entries: int = 20000
+    name_bytes: int = 128
+
+
+@dataclass
+class Walk:
+    """What a walk found below its folder, as repo-style relative paths (`a/b.json`).
+
+    `files`: regular files by the folder's own listing (read them with `read_beneath`, which
+    checks again); `odd`: entries whose name is not valid UTF-8, too long or holds a control
+    character, with why (the name shown with escapes); `unsearched`: what the walk did not
+    look into and why (too deep, too many entries, not readable). Links and special files
+    are never entered nor listed."""
+
+    files: list[str] = field(default_factory=list)
+    odd: list[Odd] = field(default_factory=list)
+    unsearched: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, order=True)
+class Odd:
+    """An entry whose name cannot name a case: shown with escapes, why, and where it is (its
+    folder relative to the walk's start, and its name as the OS gave it), to open it still."""
+
+    path: str
+    why: str
+    folder: str
+    name: str
+
+
+def walk(
+    root: Path,
+    relative: str = "",
+    *,
+    limits: WalkLimits = WalkLimits(),
+    skip: Callable[[str], bool] | None = None,
+) -> Walk:
+    """Every regular file below `root/relative` (itself opened as `open_folder` does), never
+    through a link; `skip(path)` leaves a file or folder out. Each list comes sorted."""
+    found = Walk()
+    with open_folder(root, relative) as top:
+        pending: list[tuple[int, str, int]] = [(os.dup(top.fd), "", 0)]
+    budget = [limits.entries]
+    try:
+        while pending:
+            fd, prefix, depth = pending.pop()
+            try:
+                _list(fd, prefix, depth, limits, skip, found, pending, budget)
+            finally:
+                os.close(fd)
+    finally:
+        for fd, _, _ in pending:
+            os.close(fd)
+    for listed in (found.files, found.odd, found.unsearched):
+        listed.sort()
+    return found
+
+
+def _list(
+    fd: int,
+    prefix: str,
+    depth: int,
+    limits: WalkLimits,
+    skip: Callable[[str], bool] | None,
+    found: Walk,
+    pending: list[tuple[int, str, int]],
+    budget: list[int],
+) -> None:
+    """One folder's entries into `found`, its sub-folders onto `pending` (opened)."""
+    try:
+        entries = list(os.scandir(fd))
+    except OSError as error:
+        found.unsearched.append((prefix.rstrip("/") or ".", f"cannot be listed: {error.strerror}"))
+        return
+    for entry in entries:
+        shown = prefix + shown_name(entry.name)
+        budget[0] -= 1
+        if budget[0] < 0:
+            found.unsearched.append(
+                (prefix.rstrip("/") or ".", f"more than {limits.entries} entries")
+            )
+            for leftover, _, _ in pending:  # the walk ends here: nothing more is opened
+                os.close(leftover)
+            pending.clear()
+            return
+        why = name_problem(entry.name, limits.name_bytes)
+        if why is not None and entry.is_dir(follow_symlinks=False):
+            found.unsearched.append((shown, why))
+        elif why is not None:
+            found.odd.append(Odd(shown, why, prefix.rstrip("/"), entry.name))
+        elif skip is not None and skip(shown):
+            continue
+        elif entry.is_file(follow_symlinks=False):
+            found.files.append(shown)
+        elif entry.is_dir(follow_symlinks=False):
+            if depth + 1 > limits.depth:
+                found.unsearched.append((shown, f"more than {limits.depth} folders deep"))
+                continue
+            try:
+                pending.append((_open_child(fd, entry.name), shown + "/", depth + 1))
+            except Unreadable as why_not:
+                found.unsearched.append((shown, str(why_not)))
+
+
+def name_problem(name: str, max_bytes: int = WalkLimits.name_bytes) -> str | None:
+    """Why `name` (as the OS gave it, undecodable bytes escaped) cannot name a case or an
+    input, else None."""
+    raw = os.fsencode(name)
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "its name is not valid UTF-8; rename it"
+    if len(raw) > max_bytes:
+        return f"its name is {len(raw)} bytes long, more than the {max_bytes} allowed; shorten it"
+    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in name):
+        return "its name holds a control character; rename it"
+    return None
+
+
+def shown_name(name: str) -> str:
+    """`name` as text that can be printed and written as JSON: undecodable bytes escaped."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")

@@ -70,7 +70,8 @@ def _replace(folder: int, name: str, data: bytes, shown: Path) -> None:
             raise UnsafeTarget(f"{shown} is a symbolic link; jig does not write through one")
         if stat.S_ISDIR(mode):
             raise UnsafeTarget(f"{shown} is a folder; jig writes a file there")
-    temporary = f".{name}.{secrets.token_hex(8)}.tmp"
+    # Not derived from `name`: a name near the 255-byte limit must still get a temporary.
+    temporary = f".jig-{secrets.token_hex(8)}.tmp"
     fd = os.open(temporary, _NEW, 0o644, dir_fd=folder)
     try:
         with os.fdopen(fd, "wb") as handle:

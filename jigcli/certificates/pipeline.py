@@ -29,6 +29,7 @@ from pathlib import Path
 
 from jigcli.certificates.checker import Outcome, check_witness
 from jigcli.certificates.spec import (
+    CHECKER_FILE,
     HEAVY_LANE,
     MAX_CHECKER_BYTES,
     CertLimits,
@@ -40,11 +41,12 @@ from jigcli.certificates.spec import (
 )
 from jigcli.hashing import sha256_tagged
 from jigcli.manifest import Manifest
-from jigcli.safefiles import LINK, MISSING, SIZE, Unreadable, read_beneath, read_file
+from jigcli.safefiles import LINK, MISSING, NAME, SIZE, Unreadable, open_folder, read_beneath
 from jigcli.verdict import Verdict
 from jigcli.verify.context import VerifyContext
 
 TERM_HASH_KIND = "certificate-canonical-sha256"
+CERTIFICATES = "Certificates"
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ def verify_certificate(manifest: Manifest, verdict: Verdict, context: VerifyCont
     context.enter("limits")  # 2
     limits = _limits(problem.spec, verdict, context.options.lane) if problem else None
     context.enter("witness")  # 3
-    witness = _witness(manifest, verdict, limits)
+    witness = _witness(manifest, verdict, limits, context.repo.root)
     verdict.timings_sec["prepare"] = time.monotonic() - started
     if problem is None or limits is None or witness is None:
         for name in ("isolation", "checker", "certificate"):
@@ -98,10 +100,9 @@ class _Refusal(Exception):
 
 def _problem(statement_id: str, verdict: Verdict, context: VerifyContext) -> Problem | None:
     repo = context.repo
-    folder = repo.certificates_dir / statement_id
-    where = repo.rel(folder)
+    where = repo.rel(repo.certificates_dir / statement_id)
     try:
-        problem = _load_problem(folder, where, repo.certificates_dir)
+        problem = load_problem(repo.root, statement_id, where)
     except _Refusal as refusal:
         refusal.record(verdict, "problem")
         verdict.skip("limits", "no usable problem")
@@ -113,22 +114,32 @@ def _problem(statement_id: str, verdict: Verdict, context: VerifyContext) -> Pro
     return problem
 
 
-def _load_problem(folder: Path, where: str, certificates: Path) -> Problem:
-    if not folder.is_dir():
-        raise _Refusal("unknown_statement", f"there is no certificate problem {where}/")
-    if folder.is_symlink() or folder.resolve().parent != certificates.resolve():
-        raise _Refusal("unknown_statement", f"{where} is a link to outside Certificates/")
+def load_problem(root: Path, statement_id: str, where: str) -> Problem:
+    """The spec and checker of `Certificates/<statement_id>` under `root`, both read through
+    one open handle on the folder, reached through no link: swapping the folder for a link
+    after it was opened changes nothing that is read."""
     try:
-        spec = read_spec(folder, where=f"{where}/spec.json")
-        try:
-            checker = read_file(spec.checker, MAX_CHECKER_BYTES)
-        except Unreadable as why:
-            raise SpecError(f"{where}/checker.py {why}") from None
-        return Problem(spec, checker)
-    except SpecError as broken:
+        folder = open_folder(root, f"{CERTIFICATES}/{statement_id}")
+    except Unreadable as why:
+        if why.kind == MISSING:
+            raise _Refusal(
+                "unknown_statement", f"there is no certificate problem {where}/"
+            ) from None
         raise _Refusal(
-            "verifier_error", f"the problem {where} is broken ({broken}); its poser must fix it"
-        ) from broken
+            "unknown_statement", f"{where} {why}; it must be a folder in Certificates/"
+        ) from None
+    with folder:
+        try:
+            spec = read_spec(root / CERTIFICATES / statement_id, f"{where}/spec.json", folder)
+            try:
+                checker = folder.read(CHECKER_FILE, MAX_CHECKER_BYTES)
+            except Unreadable as why:
+                raise SpecError(f"{where}/{CHECKER_FILE} {why}") from None
+        except SpecError as broken:
+            raise _Refusal(
+                "verifier_error", f"the problem {where} is broken ({broken}); its poser must fix it"
+            ) from broken
+    return Problem(spec, checker)
 
 
 # -- 2. the limits ---------------------------------------------------------------------------
@@ -159,10 +170,12 @@ def _limits(spec: Spec, verdict: Verdict, lane_name: str) -> CertLimits | None:
 # -- 3. the witness --------------------------------------------------------------------------
 
 
-def _witness(manifest: Manifest, verdict: Verdict, limits: CertLimits | None) -> bytes | None:
+def _witness(
+    manifest: Manifest, verdict: Verdict, limits: CertLimits | None, root: Path
+) -> bytes | None:
     named = manifest.witness or ""
     try:
-        data = _read_witness(manifest.folder.resolve(), named, limits)
+        data = _read_witness(manifest, root, limits)
     except _Refusal as refusal:
         refusal.record(verdict, "witness")
         return None
@@ -172,14 +185,19 @@ def _witness(manifest: Manifest, verdict: Verdict, limits: CertLimits | None) ->
     return data
 
 
-def _read_witness(folder: Path, named: str, limits: CertLimits | None) -> bytes:
-    """The witness's bytes, read once; refused unless it is a small regular file inside
-    `folder`, reached through no link (`manifest.check_witness_field` vetted the name)."""
+def _read_witness(manifest: Manifest, root: Path, limits: CertLimits | None) -> bytes:
+    """The witness's bytes, read once; refused unless it is a small regular file beside the
+    manifest, reached from the repo root through no link (`manifest._check_names` vetted the
+    name). A manifest outside the repo has its witness read beneath its own folder."""
+    named = manifest.witness or ""
     cap = (limits or lane(HEAVY_LANE).ceiling).witness_bytes
     try:
-        return read_beneath(folder, named, cap)
+        if manifest.path.is_relative_to(root):
+            where = manifest.folder.relative_to(root) / named
+            return read_beneath(root, where.as_posix(), cap)
+        return read_beneath(manifest.folder, named, cap)
     except Unreadable as why:
-        if why.kind == LINK:
+        if why.kind in (LINK, NAME):
             raise _Refusal(
                 "bad_manifest",
                 f"witness: {named!r} {why}; put the witness file itself next to the manifest",

@@ -16,7 +16,7 @@ from typing import Any
 
 from jigcli.hashing import sha256_tagged
 from jigcli.jsondoc import JsonProblem, parse_json
-from jigcli.safefiles import Unreadable, read_file
+from jigcli.safefiles import Folder, Unreadable, read_file
 from jigcli.schemas import validate
 
 SCHEMA = "conject.certificate.v1"
@@ -157,12 +157,13 @@ class Spec:
         return self.folder / CHECKER_FILE
 
 
-def read_spec(folder: Path, where: str | None = None) -> Spec:
-    """Read and validate `<folder>/spec.json`; `where` is how errors name the file."""
+def read_spec(folder: Path, where: str | None = None, opened: Folder | None = None) -> Spec:
+    """Read and validate `<folder>/spec.json`; `where` is how errors name the file; `opened`,
+    when given, is `folder` held open, and the file is read through it."""
     path = folder / SPEC_FILE
     name = where or str(path)
-    try:
-        raw = read_file(path, MAX_SPEC_BYTES)  # not a link, a FIFO, a device or a huge file
+    try:  # not a link, a FIFO, a device or a huge file
+        raw = opened.read(SPEC_FILE, MAX_SPEC_BYTES) if opened else read_file(path, MAX_SPEC_BYTES)
     except Unreadable as why:
         raise SpecError(f"{name} {why}") from None
     data = _parse(raw, name)

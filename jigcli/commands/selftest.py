@@ -53,8 +53,9 @@ def run(
     chosen_shard = parse_shard(shard) if shard is not None else None
     repo = _repo_for(paths, root)
     _check_work_folders(repo)
-    every = discover(repo, paths)
-    if not every:
+    unsearched: list[tuple[str, str]] = []
+    every = discover(repo, paths, unsearched)
+    if not every and not unsearched:
         raise NothingToTest(_nothing_found(repo, paths))
     cases = select(every, chosen_shard) if chosen_shard else every
     scope = f"shard {chosen_shard} ({len(cases)} of {len(every)})" if chosen_shard else "selftest"
@@ -75,7 +76,7 @@ def run(
     append_step_summary(report.markdown(results, verified=verified, scope=scope))
     with annotating(shown_as, as_json=as_json) as annotations:
         if as_json:
-            emit_json(report.to_json(results))
+            emit_json({**report.to_json(results), "unsearched": _unsearched_json(unsearched)})
         elif not cases:
             out().print(
                 f"{scope}: this shard holds none of the {len(every)} examples; nothing to do."
@@ -87,6 +88,8 @@ def run(
             for r in results
             if r.failed
         ]
+    for where, why in unsearched:  # a folder not looked into may hold a failing example
+        say_error(f"{where}: not searched for examples: {why}; this run fails until it is fixed")
     if interrupted:
         say_error(
             f"interrupted: {len(cases) - len(results)} of {len(cases)} examples were not "
@@ -94,7 +97,11 @@ def run(
             "cached will not be verified again)."
         )
         return INTERRUPTED
-    return 1 if report.counts(results)["failed"] else 0
+    return 1 if report.counts(results)["failed"] or unsearched else 0
+
+
+def _unsearched_json(unsearched: list[tuple[str, str]]) -> list[dict[str, str]]:
+    return [{"path": where, "why": why} for where, why in unsearched]
 
 
 def _check_work_folders(repo: Repo) -> None:

@@ -25,14 +25,14 @@ import json
 import re
 import sys
 from functools import cache, cached_property
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import jigcli
 from jigcli.hashing import sha256_hex
 from jigcli.manifest import path_problem
 from jigcli.repo import Repo
-from jigcli.safefiles import Unreadable, read_beneath
+from jigcli.safefiles import MISSING, Unreadable, read_beneath, walk
 from jigcli.safewrite import write_beneath
 from jigcli.selftest.discover import Case
 
@@ -45,6 +45,7 @@ NEVER_CACHED = frozenset(
 PACKAGE = Path(jigcli.__file__).resolve().parent
 PIN_FILES = ("lean-toolchain", "lake-manifest.json", "lakefile.toml", "lakefile.lean")
 _ENTRY_CAP = 64 * 1024 * 1024  # one cached verdict, read back
+_FILE_CAP = 256 * 1024 * 1024  # one file hashed into a key
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*$")
 
@@ -110,7 +111,7 @@ class Keys:
     def _lean_parts(self, case: Case) -> list[tuple[str, str]]:
         module = case.data.get("module")
         source = (
-            _file_digest(self.repo.module_path(module))
+            _file_digest(self.repo.root, module.replace(".", "/") + ".lean")
             if isinstance(module, str) and _MODULE.match(module)
             else "invalid"
         )
@@ -118,7 +119,7 @@ class Keys:
         for field in ("statement_id", "refutes"):
             name = case.data.get(field)
             if isinstance(name, str) and _NAME.match(name):
-                parts.append((field, _file_digest(self.repo.statements_dir / f"{name}.lean")))
+                parts.append((field, _file_digest(self.repo.root, f"Statements/{name}.lean")))
         parts += [
             ("commons", self._tree(self.repo.commons_dir)),
             ("verify", self._tree(self.repo.verify_dir)),
@@ -128,7 +129,7 @@ class Keys:
 
     def _certificate_parts(self, case: Case) -> list[tuple[str, str]]:
         parts = [
-            ("witness", _witness_digest(case)),
+            ("witness", _witness_digest(self.repo.root, case)),
             ("python", f"{sys.executable} {sys.version}"),
             ("allow_no_netns", str(self.allow_no_netns)),
         ]
@@ -143,46 +144,54 @@ class Keys:
 
     @cached_property
     def _pins(self) -> str:
-        return " ".join(_file_digest(self.repo.root / name) for name in PIN_FILES)
+        return " ".join(_file_digest(self.repo.root, name) for name in PIN_FILES)
 
     def _tree(self, folder: Path) -> str:
         """One digest over every file under `folder` (paths and bytes), `submissions/` and
         hidden or cache folders excluded; memoised for the run."""
         memo = str(folder)
         if memo not in self._trees:
-            self._trees[memo] = _tree_digest(folder, None)
+            self._trees[memo] = _tree_digest(
+                self.repo.root, folder.relative_to(self.repo.root).as_posix(), None
+            )
         return self._trees[memo]
 
 
 @cache
 def jig_sources_digest(package: Path) -> str:
     """jig's own code and schemas, once per process."""
-    return _tree_digest(package, (".py", ".json"))
+    return _tree_digest(package, "", (".py", ".json"))
 
 
-def _tree_digest(folder: Path, suffixes: tuple[str, ...] | None) -> str:
-    if not folder.is_dir():
-        return "absent"
+def _tree_digest(root: Path, relative: str, suffixes: tuple[str, ...] | None) -> str:
+    """Every file below `root/relative` (a bounded walk through no link), its path and bytes;
+    what the walk could not look into or read goes into the digest by name and why."""
+    try:
+        found = walk(root, relative, skip=lambda path: _excluded(PurePosixPath(path)))
+    except Unreadable as why:
+        return "absent" if why.kind == MISSING else f"unusable: {why.kind}"
     digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        relative = path.relative_to(folder)
-        if _excluded(relative) or not path.is_file():
+    for path in found.files:
+        if suffixes is not None and PurePosixPath(path).suffix not in suffixes:
             continue
-        if suffixes is not None and path.suffix not in suffixes:
-            continue
-        digest.update(relative.as_posix().encode("utf-8") + b"\0")
-        digest.update(_file_digest(path).encode("ascii") + b"\n")
+        digest.update(path.encode("utf-8") + b"\0")
+        whole = f"{relative}/{path}" if relative else path
+        digest.update(_file_digest(root, whole).encode("ascii") + b"\n")
+    for odd in found.odd:
+        digest.update(f"odd {odd.path}\0".encode())
+    for where, said in found.unsearched:
+        digest.update(f"unsearched {where}: {said}\0".encode())
     return digest.hexdigest()
 
 
-def _excluded(relative: Path) -> bool:
+def _excluded(relative: PurePosixPath) -> bool:
     first = relative.parts[0] if relative.parts else ""
     return first == "submissions" or any(
         part.startswith(".") or part == "__pycache__" for part in relative.parts
     )
 
 
-def _witness_digest(case: Case) -> str:
+def _witness_digest(root: Path, case: Case) -> str:
     """The witness's SHA-256, read as the pipeline reads it (no link, no FIFO, at most the
     heavy lane's cap); a word for each way it cannot be, which its verdict will say too."""
     from jigcli.certificates.spec import HEAVY_LANE, LANES
@@ -191,19 +200,17 @@ def _witness_digest(case: Case) -> str:
     if not isinstance(witness, str) or path_problem(witness) is not None:
         return "invalid"
     try:
-        data = read_beneath(case.path.parent, witness, LANES[HEAVY_LANE].ceiling.witness_bytes)
+        where = (PurePosixPath(case.rel).parent / witness).as_posix()
+        data = read_beneath(root, where, LANES[HEAVY_LANE].ceiling.witness_bytes)
     except Unreadable as why:
         return f"unusable: {why.kind}"
     return sha256_hex(data)
 
 
-def _file_digest(path: Path) -> str:
-    """The file's SHA-256, streamed; "missing" unless it is a regular file (a manifest may
-    name anything as its witness, /dev/zero included)."""
+def _file_digest(root: Path, relative: str) -> str:
+    """The SHA-256 of the regular file `root/relative`, read through no link and never a
+    special file; a word for each way it cannot be (a manifest may name /dev/zero)."""
     try:
-        if not path.is_file():
-            return "missing"
-        with path.open("rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
-    except OSError:
-        return "missing"
+        return sha256_hex(read_beneath(root, relative, _FILE_CAP))
+    except Unreadable as why:
+        return "missing" if why.kind == MISSING else f"unusable: {why.kind}"

@@ -12,12 +12,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from jigcli.errors import UsageError
 from jigcli.manifest import MAX_MANIFEST_BYTES
 from jigcli.repo import Repo
+from jigcli.safefiles import Odd, Unreadable, open_folder, read_beneath, walk
 
 SUBMISSION_SCHEMA = "conject.submission.v1"
 
@@ -30,6 +31,9 @@ class Case:
     rel: str  # repo-relative POSIX path: the case's identity everywhere
     data: dict[str, Any]  # the manifest as read (validated later, by `jig verify`'s core)
     raw: bytes  # the bytes `data` was read from (the cache key hashes exactly these)
+    # Why the case cannot be verified at all (its file name is not valid UTF-8, too long,
+    # odd): it is a red `bad_manifest` without running anything.
+    problem: str | None = None
 
     @property
     def kind(self) -> str:
@@ -56,18 +60,24 @@ class Case:
         return other if isinstance(other, str) else None
 
 
-def discover(repo: Repo, paths: Iterable[Path] = ()) -> list[Case]:
-    """The cases under `paths` (default: the repo's example folders), sorted by path."""
+def discover(
+    repo: Repo, paths: Iterable[Path] = (), unsearched: list[tuple[str, str]] | None = None
+) -> list[Case]:
+    """The cases under `paths` (default: the repo's example folders), sorted by path. What a
+    bounded walk did not look into (too deep, too many entries) is added to `unsearched`."""
     given = list(paths)
     found: dict[str, Case] = {}
+    skipped: list[tuple[str, str]] = []
     if given:
         for path in given:
-            for case in _cases_at(repo, path):
+            for case in _cases_at(repo, path, skipped):
                 found[case.rel] = case
     else:
         for folder in default_folders(repo):
-            for case in _cases_in(repo, folder):
+            for case in _cases_in(repo, folder, skipped):
                 found[case.rel] = case
+    if unsearched is not None:
+        unsearched.extend(sorted(set(skipped)))
     return [found[rel] for rel in sorted(found)]
 
 
@@ -78,32 +88,59 @@ def default_folders(repo: Repo) -> list[Path]:
     return [folder for folder in folders if folder.is_dir()]
 
 
-def _cases_at(repo: Repo, path: Path) -> Iterator[Case]:
+def _cases_at(repo: Repo, path: Path, skipped: list[tuple[str, str]]) -> Iterator[Case]:
     resolved = path.resolve()
     if not resolved.exists():
         raise UsageError(f"{path}: no such file or folder; pass a manifest or a folder of them.")
     if not resolved.is_relative_to(repo.root):
         raise UsageError(f"{path} is outside the repo at {repo.root}; pass a path inside it.")
     if resolved.is_dir():
-        yield from _cases_in(repo, resolved)
+        yield from _cases_in(repo, resolved, skipped)
         return
-    read = _manifest(resolved)
+    rel = _rel(repo, resolved)
+    read = _manifest(repo, rel)
     if read is None or "expect" not in read[0]:
         raise UsageError(
             f"{path} is not a submission manifest with an `expect`; "
             "selftest compares against it (use jig verify for a single submission)."
         )
-    yield Case(resolved, _rel(repo, resolved), *read)
+    yield Case(repo.root / rel, rel, *read)
 
 
-def _cases_in(repo: Repo, folder: Path) -> Iterator[Case]:
-    for path in sorted(folder.rglob("*.json")):
-        if not path.is_file() or _hidden(path.relative_to(folder)):
-            continue
-        read = _manifest(path)
-        if read is not None and "expect" in read[0]:
-            resolved = path.resolve()
-            yield Case(resolved, _rel(repo, resolved), *read)
+def _cases_in(repo: Repo, folder: Path, skipped: list[tuple[str, str]]) -> Iterator[Case]:
+    """Every manifest with an `expect` below `folder`, found by a bounded walk that follows
+    no link and reads no special file; an oddly named one is a case with its `problem`."""
+    lexical = repo.inside(folder)
+    start = _rel(repo, lexical if lexical is not None else folder.resolve())
+    start = "" if start == "." else start
+    try:
+        found = walk(repo.root, start, skip=lambda path: _hidden(PurePosixPath(path)))
+    except Unreadable as why:
+        skipped.append((start, str(why)))
+        return
+    skipped.extend((_join(start, path), why) for path, why in found.unsearched)
+    for path in found.files:
+        if path.endswith(".json"):
+            rel = _join(start, path)
+            read = _manifest(repo, rel)
+            if read is not None and "expect" in read[0]:
+                yield Case(repo.root / rel, rel, *read)
+    for odd in found.odd:
+        if odd.path.endswith(".json"):
+            yield from _odd_case(repo, start, odd)
+
+
+def _odd_case(repo: Repo, start: str, odd: Odd) -> Iterator[Case]:
+    """A manifest whose file name cannot be used, read through its folder to see whether it
+    is an example at all; if so a case that will be red `bad_manifest`."""
+    try:
+        with open_folder(repo.root, _join(start, odd.folder)) as folder:
+            read = _parsed(folder.read(odd.name, MAX_MANIFEST_BYTES))
+    except Unreadable:
+        return
+    if read is not None and "expect" in read[0]:
+        rel = _join(start, odd.path)
+        yield Case(repo.root / rel, rel, read[0], read[1], f"{rel}: {odd.why}")
 
 
 def _rel(repo: Repo, resolved: Path) -> str:
@@ -113,19 +150,51 @@ def _rel(repo: Repo, resolved: Path) -> str:
         return repo.rel(resolved)
 
 
-def _hidden(relative: Path) -> bool:
+def _join(*parts: str) -> str:
+    return "/".join(part for part in parts if part and part != ".")
+
+
+def _hidden(relative: PurePosixPath) -> bool:
     return any(part.startswith(".") for part in relative.parts)
 
 
-def _manifest(path: Path) -> tuple[dict[str, Any], bytes] | None:
-    """The manifest's JSON object and bytes, or None when the file is not a manifest."""
+def _manifest(repo: Repo, rel: str) -> Read | None:
+    """The manifest's JSON object and bytes, or None when the file is not a manifest (or
+    is not a regular file reached through no link)."""
     try:
-        if path.stat().st_size > MAX_MANIFEST_BYTES:
-            return None
-        raw = path.read_bytes()
+        raw = read_beneath(repo.root, rel, MAX_MANIFEST_BYTES)
+    except Unreadable:
+        return None
+    return _parsed(raw)
+
+
+_SURROGATE = "the manifest holds a lone surrogate (an escape like \\ud800 alone), not text"
+Read = tuple[dict[str, Any], bytes, str | None]  # the manifest, its bytes, why it is unusable
+
+
+def _parsed(raw: bytes) -> Read | None:
+    try:
         data = json.loads(raw.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     if isinstance(data, dict) and data.get("schema") == SUBMISSION_SCHEMA:
-        return data, raw
+        text = _text(data)
+        problem = None if text == data else _SURROGATE
+        return text, raw, problem
     return None
+
+
+def _text(value: Any) -> Any:
+    """`value` with every lone surrogate (JSON's `\\ud800` alone) made U+FFFD, so the case
+    can be named, reported and written; such a case is red `bad_manifest` (`_parsed`)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return "".join("\ufffd" if 0xD800 <= ord(char) <= 0xDFFF else char for char in value)
+        return value
+    if isinstance(value, dict):
+        return {_text(key): _text(child) for key, child in value.items()}
+    if isinstance(value, list):
+        return [_text(child) for child in value]
+    return value

@@ -122,8 +122,9 @@ _pools = itertools.count()
 
 def work_dir_for(repo: Repo, case: Case) -> Path:
     """A private folder per manifest; the path digest keeps `a/b__c` and `a__b/c` apart."""
-    name = case.rel.removesuffix(".json").replace("/", "__")
-    return repo.work_dir / "work" / "selftest" / f"{name}-{sha256_hex(case.rel)[:8]}"
+    from jigcli.verify.submission import work_name
+
+    return repo.work_dir / "work" / "selftest" / f"{work_name(case.rel)}-{sha256_hex(case.rel)[:8]}"
 
 
 def verify_cases(
@@ -234,6 +235,11 @@ def verify_case(case: Case, repo: Repo, settings: Settings) -> Outcome:
     from jigcli.verify.context import VerifyOptions
 
     started = time.monotonic()
+    if case.problem is not None:  # nothing to run: its very name cannot be used
+        verdict = Verdict(kind=case.kind, submission=case.rel, statement_id=case.statement_id)
+        verdict.fail("bad_manifest", case.problem)
+        verdict.record("manifest", False, case.problem)
+        return Outcome(case, verdict.finish().to_json(), cached=False)
     timeout = settings.timeout_now()
     if timeout < MIN_START_SEC and settings.budget is not None:
         return Outcome(case, _budget_spent(case, settings.budget), cached=False, started=False)

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 import traceback
@@ -18,6 +19,7 @@ from pathlib import Path
 from jigcli.manifest import Manifest, ManifestError, read_manifest
 from jigcli.process import Deadline, stopping
 from jigcli.repo import Repo
+from jigcli.safefiles import name_problem, shown_name
 from jigcli.verdict import Verdict
 from jigcli.verify.context import VerifyContext, VerifyOptions
 
@@ -26,8 +28,9 @@ _WATCHDOG_GRACE_SEC = 5.0
 
 
 def verify(manifest_path: Path, repo: Repo, options: VerifyOptions) -> Verdict:
-    """Verify the submission whose manifest is at `manifest_path` (which must exist)."""
-    verdict = Verdict(submission=repo.rel(manifest_path))
+    """Verify the submission whose manifest is at `manifest_path` (absolute; inside the repo
+    it is read through no link below the root, so give it unresolved: `Repo.inside`)."""
+    verdict = Verdict(submission=_shown(repo, manifest_path))
     verdict.toolchain = _pins_or_empty(repo)
     context = VerifyContext(
         repo=repo,
@@ -72,7 +75,7 @@ def _guarded(manifest_path: Path, verdict: Verdict, context: VerifyContext) -> N
 
 def _pipeline(manifest_path: Path, verdict: Verdict, context: VerifyContext) -> None:
     context.enter("manifest")
-    manifest = _read(manifest_path, verdict)
+    manifest = _read(manifest_path, context.repo, verdict)
     if manifest is None:
         return
     verdict.kind = manifest.kind
@@ -96,9 +99,23 @@ def _pipeline(manifest_path: Path, verdict: Verdict, context: VerifyContext) -> 
         verify_certificate(manifest, verdict, context)
 
 
-def _read(manifest_path: Path, verdict: Verdict) -> Manifest | None:
+def _shown(repo: Repo, manifest_path: Path) -> str:
+    """The manifest's repo-relative path as given (a link is named, never its target)."""
+    if manifest_path.is_relative_to(repo.root):
+        return shown_name(manifest_path.relative_to(repo.root).as_posix())
+    return shown_name(repo.rel(manifest_path))
+
+
+def _read(manifest_path: Path, repo: Repo, verdict: Verdict) -> Manifest | None:
+    beneath = repo.root if manifest_path.is_relative_to(repo.root) else None
+    below = manifest_path.relative_to(repo.root) if beneath else Path(manifest_path.name)
+    odd = next(filter(None, (name_problem(part, _NAME_MAX) for part in below.parts)), None)
+    if odd is not None:  # a name no verdict could quote as text
+        verdict.fail("bad_manifest", f"the manifest's path: {odd}")
+        verdict.record("manifest", False, f"the manifest's path: {odd}")
+        return None
     try:
-        manifest = read_manifest(manifest_path)
+        manifest = read_manifest(manifest_path, beneath)
     except ManifestError as problem:
         verdict.fail("bad_manifest", str(problem))
         verdict.record("manifest", False, str(problem))
@@ -128,5 +145,18 @@ def _pins_or_empty(repo: Repo) -> dict[str, str | None]:
 
 
 def _default_work_dir(repo: Repo, manifest_path: Path) -> Path:
-    name = repo.rel(manifest_path).replace("/", "__").removesuffix(".json")
-    return repo.work_dir / "work" / name
+    return repo.work_dir / "work" / work_name(_shown(repo, manifest_path))
+
+
+_WORK_NAME_BYTES = 120
+_NAME_MAX = 255  # a file name's bytes on Linux
+
+
+def work_name(rel: str) -> str:
+    """A folder name for the manifest at `rel`: its path with `__` for `/`, shortened to a
+    prefix and a digest where it would be too long for one name (deep or long names)."""
+    name = rel.removesuffix(".json").replace("/", "__")
+    if len(name.encode("utf-8", "backslashreplace")) <= _WORK_NAME_BYTES:
+        return name
+    digest = hashlib.sha256(rel.encode("utf-8", "backslashreplace")).hexdigest()[:16]
+    return name.encode("utf-8", "backslashreplace")[:80].decode("utf-8", "ignore") + "-" + digest

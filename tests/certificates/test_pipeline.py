@@ -1,6 +1,7 @@
 """The certificate pipeline through `jigcli.verify.submission.verify`: each step's verdict, and
 hostile manifests (paths out of their folder, oversized witnesses) refused before anything runs."""
 
+import contextlib
 import hashlib
 import json
 import os
@@ -200,10 +201,117 @@ def test_a_problem_folder_linked_from_outside_certificates_is_refused(root, tmp_
     elsewhere = _problem(tmp_path_factory.mktemp("other"))
     (root / "Certificates").mkdir()
     (root / "Certificates" / "T001").symlink_to(elsewhere)
-    (elsewhere / "submissions" / "x.witness").write_text("w")
-    manifest = _submission(root / "Certificates" / "T001", "x.witness")
+    (root / "Submissions" / "submissions").mkdir(parents=True)
+    (root / "Submissions" / "submissions" / "x.witness").write_text("w")
+    manifest = _submission(root / "Submissions", "x.witness")
     verdict = _verify(root, manifest)
-    assert verdict["reason"] == "unknown_statement" and "outside Certificates" in verdict["detail"]
+    assert verdict["reason"] == "unknown_statement" and "symbolic link" in verdict["detail"]
+    assert verdict["checks"]["problem"]["ok"] is False
+
+
+def test_a_manifest_behind_a_link_is_a_bad_manifest_that_quotes_nothing_behind_it(
+    root, tmp_path_factory
+):
+    outside = tmp_path_factory.mktemp("outside")
+    secret = outside / "secret.json"
+    secret.write_text(json.dumps({"expect": "SECRET-TOKEN-1234"}))
+    secret.chmod(0o600)
+    folder = _problem(root)
+    for name, target in (("direct", secret), ("folder", outside)):
+        (folder / "submissions" / name).symlink_to(target)
+    for manifest in (
+        folder / "submissions" / "direct",
+        folder / "submissions" / "folder" / "secret.json",
+    ):
+        verdict = _verify(root, manifest)
+        assert (verdict["verdict"], verdict["reason"]) == ("red", "bad_manifest")
+        assert "symbolic link" in verdict["detail"]
+        assert "SECRET" not in json.dumps(verdict)
+        assert verdict["submission"].startswith("Certificates/T001/submissions/")
+
+
+def test_a_manifest_and_witness_outside_the_repo_never_verify_green_through_a_link(
+    root, tmp_path_factory
+):
+    folder = _problem(root)
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "submissions").mkdir()
+    _submission(outside, "x.witness")  # outside/submissions/x.json
+    (outside / "submissions" / "x.witness").write_text("hello\n")
+    (folder / "submissions" / "linked").symlink_to(outside / "submissions")
+    verdict = _verify(root, folder / "submissions" / "linked" / "x.json")
+    assert (verdict["verdict"], verdict["reason"]) == ("red", "bad_manifest")
+    # A witness name through a link inside the submission folder is refused the same way.
+    (folder / "submissions" / "w").symlink_to(outside)
+    verdict = _verify(root, _submission(folder, "w/x.witness"))
+    assert (verdict["verdict"], verdict["reason"]) == ("red", "bad_manifest")
+
+
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        ('"statement_id": "T001", "witness": "x.witness", "n": ' + "9" * 5000, "digits"),
+        ('"statement_id": "T001", "witness": "\\ud800"', "lone surrogate"),
+        ('"statement_id": "T001", "witness": "x", "expect_reason": "\\udfff"', "lone surrogate"),
+    ],
+)
+def test_hostile_values_in_a_manifest_are_a_bad_manifest_not_a_crash(root, text, said):
+    folder = _problem(root)
+    manifest = folder / "submissions" / "x.json"
+    manifest.write_text('{"schema": "conject.submission.v1", "kind": "certificate", ' + text + "}")
+    verdict = _verify(root, manifest)
+    assert (verdict["verdict"], verdict["reason"]) == ("red", "bad_manifest")
+    assert said in verdict["detail"]
+
+
+def test_a_spec_wall_clock_below_one_second_is_the_posers_error(root):
+    folder = _problem(root, limits={**LIMITS, "wall_sec": 1e-300})
+    (folder / "submissions" / "x.witness").write_text("w")
+    verdict = _verify(root, _submission(folder, "x.witness"))
+    assert verdict["reason"] == "verifier_error" and "wall_sec" in verdict["detail"]
+
+
+def test_swapping_the_problem_folder_for_a_link_never_loads_a_foreign_checker(
+    root, tmp_path_factory
+):
+    """A concurrent swapper renames a link to a foreign problem over Certificates/T001 and
+    back, as fast as it can, while the problem is loaded thousands of times: every load is
+    the real checker or a refusal, never the foreign one."""
+    import threading
+
+    from jigcli.certificates.pipeline import _Refusal, load_problem
+
+    real = _problem(root)
+    foreign = _problem(tmp_path_factory.mktemp("foreign"), checker="no_output.py")
+    parked = root / "Certificates" / "parked"
+    staged_link = root / "Certificates" / "link"
+    stop = threading.Event()
+
+    def swap() -> None:
+        while not stop.is_set():
+            with contextlib.suppress(OSError):
+                real.rename(parked)
+                staged_link.symlink_to(foreign)
+                staged_link.rename(real)
+                real.unlink()
+                parked.rename(real)
+
+    swapper = threading.Thread(target=swap)
+    swapper.start()
+    loaded = {"real": 0, "refused": 0}
+    try:
+        for _ in range(3000):
+            try:
+                problem = load_problem(root, "T001", "Certificates/T001")
+            except _Refusal:
+                loaded["refused"] += 1
+                continue
+            assert problem.checker_source == (HOSTILE / "accept.py").read_bytes()
+            loaded["real"] += 1
+    finally:
+        stop.set()
+        swapper.join()
+    assert loaded["real"] > 0 and loaded["refused"] > 0, loaded
 
 
 @pytest.mark.parametrize("kind", ["fifo", "device-link", "sparse", "link-inside"])
@@ -332,3 +440,26 @@ def test_paths_in_the_verdict_are_repo_relative(sandboxed, root):
     assert verdict["submission"] == "Certificates/T001/submissions/x.json"
     assert str(root) not in json.dumps(verdict)
     assert os.fspath(root) not in verdict["checks"]["problem"]["detail"]
+
+
+@pytest.mark.parametrize("name", [b"caf\xe9.json", b"tab\there.json"], ids=["not-utf8", "control"])
+def test_jig_verify_on_an_oddly_named_manifest_prints_a_red_bad_manifest_document(
+    sandboxed, root, name
+):
+    import subprocess
+    import sys
+
+    folder = _problem(root)
+    (folder / "submissions" / "x.witness").write_text("hello\n")
+    good = _submission(folder, "x.witness")
+    odd = Path(os.fsdecode(bytes(folder / "submissions") + b"/" + name))
+    good.rename(odd)
+    done = subprocess.run(
+        [sys.executable, "-m", "jigcli", "--root", str(root), "verify", "--json", str(odd)],
+        capture_output=True,
+        timeout=120,
+    )
+    verdict = json.loads(done.stdout.decode("utf-8"))  # valid UTF-8 JSON, one document
+    assert done.returncode == 1, done.stderr
+    assert (verdict["verdict"], verdict["reason"]) == ("red", "bad_manifest")
+    assert verdict["submission"].startswith("Certificates/T001/submissions/")

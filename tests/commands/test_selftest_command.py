@@ -3,6 +3,7 @@ verifier stood in for (the pipelines have their own tests; this is about the com
 
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -82,7 +83,8 @@ def test_all_matched_exits_0_with_a_table(repo_root, fake, capsys):
 def test_the_json_document_has_exactly_the_promised_shape(repo_root, fake, capsys):
     code, document = json_run(repo_root, capsys)
     assert code == 0
-    assert set(document) == {"results", "passed", "failed", "skipped"}
+    assert set(document) == {"results", "passed", "failed", "skipped", "unsearched"}
+    assert document["unsearched"] == []
     assert (document["passed"], document["failed"], document["skipped"]) == (3, 0, 0)
     types = {
         "manifest": str,
@@ -362,3 +364,81 @@ def test_format_github_annotates_each_failed_example_on_its_manifest(repo_root, 
     after = lines[lines.index(f"::{token}::") + 1 :]
     assert len(after) == 1 and after[0].startswith(f"::error file={B},title=jig selftest::")
     assert "expected red `restatement`, got red `build_failed`: ::error::forged" in after[0]
+
+
+# -- hostile folders: names, depth, links (issue 22) -----------------------------------------
+
+
+def _bad_manifest_case(rel: bytes, repo_root: Path) -> Path:
+    path = Path(os.fsdecode(bytes(repo_root) + b"/" + rel))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document = {
+        "schema": "conject.submission.v1",
+        "kind": "certificate",
+        "statement_id": "C001",
+        "witness": "w.witness",
+        "expect": "red",
+        "expect_reason": "bad_manifest",
+    }
+    path.write_text(json.dumps(document))
+    return path
+
+
+@pytest.mark.parametrize(
+    "name",
+    [b"Certificates/C001/submissions/caf\xe9.json", b"Submissions/S001/" + b"n" * 245 + b".json"],
+    ids=["not-utf8", "250-bytes"],
+)
+def test_an_oddly_named_manifest_is_its_own_bad_manifest_case_never_a_crash(
+    repo_root, fake, capsys, name
+):
+    _bad_manifest_case(name, repo_root)
+    code, document = json_run(repo_root, capsys)
+    odd = [entry for entry in document["results"] if entry["reason"] == "bad_manifest"]
+    assert len(odd) == 1 and odd[0]["matched"], document
+    assert code == 0 and document["passed"] == 4
+    json.dumps(document).encode("utf-8")  # printable, writable: no surrogate leaked
+
+
+def test_a_lone_surrogate_in_a_manifest_is_a_bad_manifest_case(repo_root, fake, capsys):
+    path = repo_root / "Submissions" / "S001" / "odd.json"
+    path.write_text(
+        '{"schema": "conject.submission.v1", "kind": "certificate", "statement_id": "\\ud800",'
+        ' "witness": "w", "expect": "green"}'
+    )
+    code, document = json_run(repo_root, capsys)
+    [entry] = [entry for entry in document["results"] if entry["manifest"].endswith("odd.json")]
+    assert (entry["verdict"], entry["reason"], entry["matched"]) == ("red", "bad_manifest", False)
+    assert code == 1
+
+
+def test_a_folder_too_deep_to_search_fails_the_run_and_is_named(repo_root, fake, capsys):
+    deep = repo_root / "Submissions" / "S001"
+    for level in range(40):
+        deep = deep / f"d{level}"
+    deep.mkdir(parents=True)
+    (deep / "x.json").write_text("{}")
+    code, document = json_run(repo_root, capsys)
+    assert code == 1
+    [entry] = document["unsearched"]
+    assert "deep" in entry["why"] and entry["path"].startswith("Submissions/S001/d0/")
+    assert document["failed"] == 0  # every example found still ran and matched
+
+
+def test_links_in_example_folders_are_never_followed_nor_read(repo_root, fake, capsys, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    _bad_manifest_case(b"x.json", outside)
+    links = {
+        repo_root / "Submissions" / "S001" / "linked.json": outside / "x.json",
+        repo_root / "Submissions" / "S002": outside,
+        repo_root / "Certificates" / "C001" / "kmsg": Path("/proc/kmsg"),
+        repo_root / "Certificates" / "C001" / "pagemap": Path("/proc/self/pagemap"),
+    }
+    for link, target in links.items():
+        link.symlink_to(target)
+    fifo = repo_root / "Certificates" / "C001" / "submissions" / "f.json"
+    os.mkfifo(fifo)
+    code, document = json_run(repo_root, capsys)  # no hang: nothing behind a link is read
+    assert code == 0 and document["passed"] == 3
+    assert not any("linked" in entry["manifest"] for entry in document["results"])
