@@ -7,6 +7,7 @@ as `jig: <message>` and exits with `exit_code`. Anything else that escapes is a 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Callable
 from typing import NoReturn
@@ -32,21 +33,49 @@ class RepoNotFound(UsageError):
     """No verifier repo above the working directory."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised in the main thread like Ctrl-C's KeyboardInterrupt, so that
+    every path that stops for Ctrl-C (children killed, cgroups and stages removed, what
+    finished reported) stops for them too; exit 128 + the signal (143, 129)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum: int, _frame: object) -> None:
+    raise Terminated(signum)
+
+
+def stop_on_signals() -> None:
+    """Handle SIGTERM and SIGHUP as Ctrl-C, where they are not ignored (`nohup jig …`)."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, _terminate)
+
+
+def interrupted_code(stop: BaseException | None = None) -> int:
+    """The exit code after a stop: 128 + SIGTERM or SIGHUP, 130 for Ctrl-C."""
+    return 128 + stop.signum if isinstance(stop, Terminated) else 130
+
+
 def guarded(call: Callable[[], int | None]) -> NoReturn:
     """The one error boundary of every entry point: run `call` and exit with its code.
 
     A `JigError` becomes `jig: <sentence>` and its exit code; a bug becomes one line naming
-    it (with `JIG_DEBUG=1` for the traceback) and exit 3; Ctrl-C exits 130.
+    it (with `JIG_DEBUG=1` for the traceback) and exit 3; Ctrl-C exits 130, SIGTERM 143 and
+    SIGHUP 129 (`Terminated`).
     """
     from jigcli.console import say_error
 
+    stop_on_signals()
     try:
         code = call()
     except JigError as error:
         say_error(error.message)
         sys.exit(error.exit_code)
-    except KeyboardInterrupt:
-        sys.exit(130)
+    except KeyboardInterrupt as stop:
+        sys.exit(interrupted_code(stop))
     except Exception as error:  # a bug in jig, not the user's doing: say so in one line
         if os.environ.get("JIG_DEBUG") == "1":
             raise

@@ -62,6 +62,12 @@ class Limits:
     # Give the child a new, empty session keyring: the caller's (and the keys it holds)
     # must not be reachable from an untrusted program.
     fresh_keyring: bool = False
+    # RLIMIT_CPU's hard limit equal to its soft one: SIGKILL at the limit, no SIGXCPU a
+    # program could catch to go on for another second (and print a verdict in it).
+    cpu_kill: bool = False
+    # SIGKILL the child when jig dies, however it dies (SIGKILL included): a sandbox whose
+    # wall clock is jig's must not outlive it (Linux; elsewhere the process group kill only).
+    parent_death: bool = False
 
     def rlimits(self) -> list[tuple[int, int]]:
         pairs: list[tuple[int, int]] = []
@@ -95,6 +101,7 @@ class RunResult:
     # CPU seconds (user + system) of the child and every descendant it waited for; None where
     # the platform cannot say. Tells a CPU-limit kill apart from any other SIGKILL.
     cpu_sec: float | None = None
+    pid: int = 0  # the child's, which led its own process group and session
 
     @property
     def ok(self) -> bool:
@@ -134,8 +141,10 @@ def _child_setup(limits: Limits) -> Callable[[], None] | None:
         os.fsencode(cgroup / "tasks" if (cgroup / "tasks").exists() else cgroup / "cgroup.procs")
         for cgroup in limits.cgroups
     ]
+    cpu_kill = limits.cpu_kill
     new_keyring = _keyring_joiner() if limits.fresh_keyring else None
-    if not (rlimits or joins or new_keyring):
+    die_with_jig = _death_signaller() if limits.parent_death else None
+    if not (rlimits or joins or new_keyring or die_with_jig):
         return None
 
     # Runs in the forked child before exec: keep it to plain system calls.
@@ -148,12 +157,105 @@ def _child_setup(limits: Limits) -> Callable[[], None] | None:
                 os.close(fd)
         for which, value in rlimits:
             soft = value
-            hard = value + 1 if which == resource.RLIMIT_CPU else value
+            hard = value + 1 if which == resource.RLIMIT_CPU and not cpu_kill else value
             resource.setrlimit(which, (soft, hard))
         if new_keyring is not None:
             new_keyring()
+        if die_with_jig is not None:
+            die_with_jig()
 
     return setup
+
+
+_PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER = 1, 36
+
+
+def _prctl() -> Callable[[int, int], int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    prctl.restype = ctypes.c_int
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong]
+    return prctl
+
+
+def _death_signaller() -> Callable[[], None] | None:
+    """A call, for the forked child, that asks the kernel for SIGKILL when jig dies; bound
+    before the fork. If jig died before the call, the child ends at once."""
+    prctl = _prctl()
+    if prctl is None:
+        return None
+    jig = os.getpid()
+
+    def arm() -> None:
+        if prctl(_PR_SET_PDEATHSIG, signal.SIGKILL) != 0 or os.getppid() != jig:
+            os._exit(127)
+
+    return arm
+
+
+_adopting: list[bool] = []  # whether jig is its descendants' reaper (set once)
+_adopting_lock = threading.Lock()
+
+
+def become_subreaper() -> bool:
+    """Make jig the reaper of its orphaned descendants (Linux): a sandbox's init that its
+    launcher leaves behind then comes back to jig, which reaps it (`reap`), instead of
+    going to the machine's init, which in a container may never reap it. From then on each
+    `run_bounded` reaps what its child's group left to jig (`reap_adopted`). Once."""
+    with _adopting_lock:
+        if not _adopting:
+            prctl = _prctl()
+            _adopting.append(prctl is not None and prctl(_PR_SET_CHILD_SUBREAPER, 1) == 0)
+        return _adopting[0]
+
+
+def reap_adopted(group: int) -> list[int]:
+    """Reap the processes of process group `group` (a finished child's: its pid cannot be
+    reused while the group lives) that jig adopted as their reaper, killing any still alive:
+    a launcher that died before its own child (unshare's init, killed with the group) leaves
+    it to jig. jig's own children each lead a group of their own, so none is touched."""
+    me = os.getpid()
+    adopted = [pid for pid, parent, pgrp in _processes() if parent == me and pgrp == group]
+    for pid in adopted:
+        reap(pid, within_sec=0)
+    return adopted
+
+
+def _processes() -> Iterator[tuple[int, int, int]]:
+    """(pid, parent pid, process group) of every process visible in /proc."""
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                fields = handle.read().rpartition(b")")[2].split()
+            yield int(entry.name), int(fields[1]), int(fields[2])
+        except (OSError, IndexError, ValueError):
+            continue
+
+
+def reap(pid: int, within_sec: float = _KILL_GRACE_SEC) -> bool:
+    """Reap `pid`, one of jig's children by adoption, killing it if it is still there after
+    `within_sec`; False when it is not jig's to reap."""
+    killed = False
+    deadline = time.monotonic() + within_sec
+    while True:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        if done:
+            return True
+        if time.monotonic() > deadline:
+            if killed:
+                return False
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            killed, deadline = True, time.monotonic() + _KILL_GRACE_SEC
+        time.sleep(0.002)
 
 
 # keyctl(2)'s number where jig runs on Linux; KEYCTL_JOIN_SESSION_KEYRING with no name makes
@@ -291,6 +393,8 @@ def run_bounded(
         kill_group(proc.pid)
     returncode, cpu_sec = _reap(proc)
     kill_group(proc.pid)  # anything the child left running in its group dies with it
+    if _adopting and _adopting[0]:
+        reap_adopted(proc.pid)
     result = RunResult(
         argv=args,
         returncode=returncode,
@@ -303,6 +407,7 @@ def run_bounded(
         stdout_bytes=reader.seen[0],
         stderr_bytes=reader.seen[1],
         cpu_sec=cpu_sec,
+        pid=proc.pid,
     )
     if reader.flooded:
         result.notes.append(f"output exceeded {output_cap} bytes; the process was stopped")

@@ -7,8 +7,9 @@ reduced to normal form by the checker, whose SHA-256 is the submission's fingerp
 
 How a run is judged, first match wins:
 
-- out of wall clock, or killed at the CPU limit → `timeout` (a fork bomb held at its process
-  cap ends here: it never finishes);
+- out of wall clock, or killed at the CPU limit (a SIGKILL, with no SIGXCPU before it that a
+  checker could catch and print a verdict after) → `timeout` (a fork bomb held at its
+  process cap ends here: it never finishes);
 - more output than the limit on stdout or stderr (the run is stopped) → `checker_protocol`;
 - killed at the run's memory limit, by a signal, or a non-zero exit → `checker_error` (a
   checker that dies of a refused fork, as a naive fork bomb does, ends here, the detail
@@ -214,12 +215,16 @@ def _held_at_cap(done: Execution, limits: CertLimits) -> str:
 
 
 def _cpu_exhausted(done: Execution, limits: CertLimits) -> bool:
+    """Whether the run ended at its CPU limit. The limit is a SIGKILL (no SIGXCPU first, so
+    no checker can catch it and print a verdict in a last second: `Limits.cpu_kill`): a
+    SIGKILL that the memory limit did not send is the CPU limit's, unless the route knows
+    the CPU time and it was short of the limit."""
     if done.signal == signal.SIGXCPU:
         return True
-    # A checker that ignores SIGXCPU is killed by the hard limit a second later; where the
-    # route knows its CPU time, that tells the limit's SIGKILL apart from any other.
+    if done.signal != signal.SIGKILL or done.out_of_memory:
+        return False
     cpu = done.cpu_sec
-    return done.signal is not None and cpu is not None and cpu >= limits.cpu_sec - _CPU_SLACK_SEC
+    return cpu is None or cpu >= limits.cpu_sec - _CPU_SLACK_SEC
 
 
 _FORK_REFUSED = ("BlockingIOError", "RuntimeError: can't start new thread")

@@ -118,6 +118,7 @@ def sandbox_limits(limits: CertLimits, wall_sec: float) -> Limits:
         scratch_mb=limits.scratch_mb,
         processes=limits.processes,
         memory_mb=limits.memory_mb,
+        cpu_kill=True,  # past its CPU limit a checker says nothing more (`checker.judge`)
     )
 
 

@@ -1,7 +1,8 @@
 """`jig selftest [PATH…]`: every example manifest verified and compared with its `expect`.
 
 Exit 0 when nothing failed (skips are not failures unless `--require-lean`), 1 otherwise,
-130 after a Ctrl-C (what had finished is still reported and its verdict files written).
+130 after a Ctrl-C, 143 after SIGTERM, 129 after SIGHUP (what had finished is still reported
+and its verdict files written).
 Finding no example at all is an error (exit 2), not a pass: a selftest of nothing usually
 means a moved folder or a wrong PATH, and CI must not go green on it. An empty *shard* is
 fine: a 4-way matrix over 3 examples leaves one shard idle.
@@ -26,8 +27,6 @@ from jigcli.selftest.judge import judge
 from jigcli.selftest.runner import Interrupted, Settings, plan_jobs, verify_cases
 from jigcli.selftest.shard import parse_shard, select
 from jigcli.summary import append_step_summary
-
-INTERRUPTED = 130  # what a shell reports for a Ctrl-C, as jig's error boundary does
 
 
 class NothingToTest(JigError):
@@ -64,12 +63,12 @@ def run(
     )
     cache = VerdictCache(default_cache_dir()) if use_cache else None
     keys = Keys(repo, allow_no_netns=allow_no_netns)
-    interrupted = False
+    interrupted = 0
     try:
         with progress(len(cases), quiet=as_json) as on_done:
             outcomes = verify_cases(cases, repo, settings, cache=cache, keys=keys, on_done=on_done)
     except Interrupted as stop:  # Ctrl-C: report what finished, then exit as a Ctrl-C does
-        outcomes, interrupted, scope = stop.outcomes, True, f"{scope}, interrupted"
+        outcomes, interrupted, scope = stop.outcomes, stop.exit_code, f"{scope}, interrupted"
     results = judge(outcomes, repo, require_lean=require_lean)
     verified = sum(outcome.verified for outcome in outcomes)
     report.write_verdict_files(repo, results)
@@ -96,7 +95,7 @@ def run(
             "verified and have no verdict file; run jig selftest again to finish (what is "
             "cached will not be verified again)."
         )
-        return INTERRUPTED
+        return interrupted
     return 1 if report.counts(results)["failed"] or unsearched else 0
 
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import itertools
 import os
 import shutil
 import signal
@@ -43,9 +42,10 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from jigcli.sandbox.environment import SYSTEM_PATH  # where a sandbox finds prlimit
+from jigcli.sandbox.owner import PREFIX, gone, run_name
 
 CGROUP = "cgroup"
 RLIMIT = "rlimit"
@@ -56,7 +56,6 @@ HOW = {
 PIDS, MEMORY = "pids", "memory"
 # The file a cgroup made under a hierarchy must have for the controller to be usable there.
 _CONTROL = {PIDS: ("pids.max",), MEMORY: ("memory.limit_in_bytes", "memory.max")}
-_RUN_PREFIX = "jig-sandbox-"
 _REMOVE_WAIT_SEC = 2.0
 
 
@@ -111,7 +110,6 @@ def rlimit_prefix(processes: int) -> list[str]:
 
 _found: dict[str, Path | None] = {}
 _find_lock = threading.Lock()
-_serial = itertools.count()
 # The cgroups of runs still going: removed at exit too, since a Ctrl-C ends jig while the
 # thread that made them may not get to its `finally` (the interpreter does not wait for it).
 _live: set[Path] = set()
@@ -119,11 +117,33 @@ _live_lock = threading.Lock()
 
 
 def hierarchy(controller: str) -> Path | None:
-    """Where this process can make cgroups that have `controller`, else None. Found once."""
+    """The folder under which this process makes cgroups that have `controller`, else None:
+    its own cgroup where it can (so the limits of whatever runs jig, a CI job's or a systemd
+    unit's, still bind the run), else the hierarchy's root. Found once; stale cgroups of
+    gone jigs there are swept then."""
     with _find_lock:
         if controller not in _found:
-            _found[controller] = _find(controller, _mountinfo())
+            _found[controller] = _find(controller, _mountinfo(), _own_cgroups())
         return _found[controller]
+
+
+def placement(controller: str) -> str:
+    """Where runs' cgroups with `controller` go here, in words, for `jig doctor`."""
+    folder = hierarchy(controller)
+    if folder is None:
+        return "nowhere: no writable hierarchy has it"
+    own = [
+        own_folder(mount, controller, _own_cgroups())
+        for mount in mounts(_mountinfo(), controller)
+        if folder.is_relative_to(mount.point)
+    ]
+    if folder in own:
+        return f"in jig's own cgroup {folder}: the limits around jig bind the run too"
+    return (
+        f"at the hierarchy's root {folder}: jig's own cgroup takes no children with it (cgroup "
+        "v2 without delegation, e.g. systemd-run -p Delegate=yes), so limits set on the "
+        "cgroup around jig do not bind the run"
+    )
 
 
 def _mountinfo() -> str:
@@ -133,10 +153,24 @@ def _mountinfo() -> str:
         return ""
 
 
-def candidates(mountinfo: str, controller: str = PIDS) -> list[Path]:
-    """Mount points that may carry `controller`: cgroup v1 ones with it, then v2 ones."""
-    v1: list[Path] = []
-    v2: list[Path] = []
+def _own_cgroups() -> str:
+    try:
+        return Path("/proc/self/cgroup").read_text()
+    except OSError:
+        return ""
+
+
+@dataclass(frozen=True)
+class Mount:
+    point: Path
+    root: str  # the folder of the hierarchy mounted there (mountinfo's 4th field)
+    v2: bool
+
+
+def mounts(mountinfo: str, controller: str = PIDS) -> list[Mount]:
+    """Mounts that may carry `controller`: cgroup v1 ones with it, then v2 ones."""
+    v1: list[Mount] = []
+    v2: list[Mount] = []
     for line in mountinfo.splitlines():
         mount, separator, source = line.partition(" - ")
         fields, tail = mount.split(), source.split()
@@ -144,10 +178,15 @@ def candidates(mountinfo: str, controller: str = PIDS) -> list[Path]:
             continue
         point = Path(_unescape(fields[4]))
         if tail[0] == "cgroup" and controller in tail[2].split(","):
-            v1.append(point)
+            v1.append(Mount(point, _unescape(fields[3]), False))
         elif tail[0] == "cgroup2":
-            v2.append(point)
+            v2.append(Mount(point, _unescape(fields[3]), True))
     return v1 + v2
+
+
+def candidates(mountinfo: str, controller: str = PIDS) -> list[Path]:
+    """Mount points that may carry `controller`: cgroup v1 ones with it, then v2 ones."""
+    return [mount.point for mount in mounts(mountinfo, controller)]
 
 
 def _unescape(field: str) -> str:
@@ -157,17 +196,34 @@ def _unescape(field: str) -> str:
     return field
 
 
-def _find(controller: str, mountinfo: str) -> Path | None:
-    for point in candidates(mountinfo, controller):
-        if _makes_cgroups_with(point, controller):
-            _remove_stale(point)
-            return point
+def own_folder(mount: Mount, controller: str, own: str) -> Path | None:
+    """This process's own cgroup under `mount` (from /proc/self/cgroup's `own` text), or
+    None when it does not lie under what is mounted there."""
+    for line in own.splitlines():
+        number, _, rest = line.partition(":")
+        names, _, path = rest.partition(":")
+        v2_line = number == "0" and names == ""
+        if (mount.v2 and v2_line) or (not mount.v2 and controller in names.split(",")):
+            inside = PurePosixPath(path)
+            root = PurePosixPath(mount.root)
+            if inside.is_relative_to(root):
+                return mount.point.joinpath(*inside.relative_to(root).parts)
+    return None
+
+
+def _find(controller: str, mountinfo: str, own: str) -> Path | None:
+    for mount in mounts(mountinfo, controller):
+        mine = own_folder(mount, controller, own)
+        for folder in dict.fromkeys(f for f in (mine, mount.point) if f is not None):
+            if _makes_cgroups_with(folder, controller):
+                _remove_stale(folder)
+                return folder
     return None
 
 
 def _makes_cgroups_with(point: Path, controller: str) -> bool:
     """Whether a cgroup made under `point` gets `controller`'s files (tried, then removed)."""
-    trial = point / f"{_RUN_PREFIX}{os.getpid()}-trial-{controller}"
+    trial = point / f"{run_name()}-trial"
     try:
         trial.mkdir()
     except OSError:
@@ -180,11 +236,10 @@ def _makes_cgroups_with(point: Path, controller: str) -> bool:
 
 
 def _remove_stale(point: Path) -> None:
-    """Remove the empty cgroups of jig processes that died before they could (SIGKILL)."""
+    """Remove the cgroups of jig processes that are gone (SIGKILL) without removing them."""
     with contextlib.suppress(OSError):
-        for folder in point.glob(f"{_RUN_PREFIX}*"):
-            owner = folder.name[len(_RUN_PREFIX) :].split("-")[0]
-            if owner.isdigit() and not Path("/proc", owner).exists():
+        for folder in point.glob(f"{PREFIX}*"):
+            if gone(folder.name):
                 _empty_and_remove(folder)
 
 
@@ -239,7 +294,7 @@ def enforced(
     if pids_point is None and memory_point is None:
         yield None
         return
-    name = f"{_RUN_PREFIX}{os.getpid()}-{next(_serial)}"
+    name = run_name()
     made: list[Path] = []
     try:
         pids = memory = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -20,23 +21,28 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from jigcli.process import Limits as RunLimits
-from jigcli.process import ProgramMissing, run_bounded
+from jigcli.process import ProgramMissing, become_subreaper, reap, run_bounded
 from jigcli.sandbox import cgroups, seccomp
 from jigcli.sandbox.environment import environment
 from jigcli.sandbox.job import Execution, Job, SetupFailed
+from jigcli.sandbox.owner import PREFIX, gone, run_name
 from jigcli.sandbox.routes import Route
 from jigcli.sandbox.views import check_view
 
-STAGE_PREFIX = "jig-sandbox-"
 # Stages of runs still going: removed at exit too, since a Ctrl-C ends jig while the thread
 # that made them may not get to its `finally` (the interpreter does not wait for it).
 _live: set[Path] = set()
+_swept: list[bool] = []
 
 
 @contextlib.contextmanager
 def staged(job: Job) -> Iterator[Path]:
-    """A private temporary folder holding the job's inputs, removed afterwards."""
-    stage = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX))
+    """A private temporary folder holding the job's inputs, removed afterwards; named for
+    this process (`owner.run_name`), so that a later jig removes it if this one is killed."""
+    if not _swept:
+        _swept.append(True)
+        sweep_stages(Path(tempfile.gettempdir()))
+    stage = Path(tempfile.mkdtemp(prefix=run_name() + "-"))
     _live.add(stage)
     try:
         for name, data in job.view.inputs.items():
@@ -47,10 +53,60 @@ def staged(job: Job) -> Iterator[Path]:
         _live.discard(stage)
 
 
+def sweep_stages(folder: Path) -> None:
+    """Remove the stage folders in `folder` of jigs that are gone (`owner.gone`)."""
+    with contextlib.suppress(OSError):
+        for stage in folder.glob(f"{PREFIX}*"):
+            if gone(stage.name) and stage.is_dir() and not stage.is_symlink():
+                shutil.rmtree(stage, ignore_errors=True)
+
+
 @atexit.register
 def _remove_live() -> None:
     for stage in list(_live):
         shutil.rmtree(stage, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _adopted_init(route: Route) -> Iterator[int | None]:
+    """For a route whose launcher orphans the sandbox's init: a pipe's write end for the
+    launcher to name that init on, and once the run is over the init reaped by jig, made
+    its reaper for this (`process.become_subreaper`). None where there is nothing to do."""
+    # Every route's launcher can die before what it started (killed with its group at the
+    # wall clock): jig adopts what it leaves, and `run_bounded` reaps that by group.
+    if not become_subreaper() or not route.orphans_init:
+        yield None
+        return
+    read_end, write_end = os.pipe2(os.O_CLOEXEC)
+    try:
+        yield write_end
+    finally:
+        os.close(write_end)
+        try:
+            os.set_blocking(read_end, False)
+            said = _read_all(read_end)
+        finally:
+            os.close(read_end)
+        pid = _child_pid(said)
+        if pid is not None:
+            reap(pid)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks: list[bytes] = []
+    with contextlib.suppress(BlockingIOError):
+        while chunk := os.read(fd, 4096):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _child_pid(said: bytes) -> int | None:
+    """The `child-pid` of bubblewrap's --info-fd JSON, when it wrote one."""
+    try:
+        pid = json.loads(said.decode("utf-8")).get("child-pid")
+    except (ValueError, AttributeError):
+        return None
+    return pid if isinstance(pid, int) and pid > 1 else None
 
 
 @contextlib.contextmanager
@@ -80,13 +136,17 @@ def execute(route: Route, job: Job, cap: str | None = None) -> Execution:
             staged(job) as stage,
             _filter_fd(route) as filter_fd,
             cgroups.enforced(cap, limits.processes, limits.memory_mb) as cgroup,
+            _adopted_init(route) as info_fd,
         ):
             route.prepare(stage)
             inner = list(job.argv)
             if cap == cgroups.RLIMIT:
                 inner = [*cgroups.rlimit_prefix(limits.processes), *inner]
+            argv = route.command(inner, job, stage, filter_fd)
+            if info_fd is not None:
+                argv = route.report_child(argv, info_fd)
             result = run_bounded(
-                route.command(inner, job, stage, filter_fd),
+                argv,
                 cwd=job.view.workdir or stage,
                 env=environment(route.scratch(stage), job.env),
                 timeout=limits.wall_sec,
@@ -97,9 +157,11 @@ def execute(route: Route, job: Job, cap: str | None = None) -> Execution:
                     no_core=True,
                     cgroups=() if cgroup is None else cgroup.folders,
                     fresh_keyring=route.fresh_keyring,
+                    parent_death=True,
+                    cpu_kill=limits.cpu_kill,
                 ),
                 output_cap=limits.output_bytes,
-                pass_fds=() if filter_fd is None else (filter_fd,),
+                pass_fds=tuple(fd for fd in (filter_fd, info_fd) if fd is not None),
             )
             refused = None if cgroup is None else cgroup.refused()
             memory = None if cgroup is None or cgroup.memory is None else limits.memory_mb

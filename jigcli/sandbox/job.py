@@ -35,6 +35,8 @@ class Limits:
     # The memory the whole run may hold at once, its processes' pages, its tmpfs files and
     # the kernel objects they make included, where a memory cgroup enforces it.
     memory_mb: int | None = None
+    # SIGKILL at the CPU limit, with no SIGXCPU first (`jigcli.process.Limits.cpu_kill`).
+    cpu_kill: bool = False
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,14 @@ class Route:
 
     # Whether it runs the program under `seccomp.program()` (bubblewrap's `--seccomp FD`).
     filters_calls = False
+    # Whether its launcher leaves the sandbox's init to be reaped by someone else, and can
+    # say that init's pid on a descriptor (`report_child`): jig adopts and reaps it.
+    orphans_init = False
+
+    def report_child(self, argv: list[str], fd: int) -> list[str]:
+        """`argv` (this route's `command`) made to write the init's pid on `fd`."""
+        return argv
+
     # Whether the program gets a new session keyring (routes that isolate anything).
     fresh_keyring = True
     # Whether, with jig run as root, the program still has none of root's powers, and how.
@@ -113,7 +121,14 @@ class Bubblewrap(Route):
     signal_as_status = True  # bwrap's own init waits for the program
     cap_mechanisms = (CGROUP, RLIMIT)
     filters_calls = True
+    # bwrap's outer process exits once its init says how the program ended, without
+    # waiting for that init, which is then an orphan (bubblewrap's --info-fd: child-pid).
+    orphans_init = True
     holds_as_root = True
+
+    def report_child(self, argv: list[str], fd: int) -> list[str]:
+        return [argv[0], "--info-fd", str(fd), *argv[1:]]
+
     as_root = (
         "uid 65534 in its own user namespace with every capability dropped; /proc read-only, "
         "no /sys, a new session keyring, private IPC; what it sees of the host is read-only"

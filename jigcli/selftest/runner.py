@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jigcli.errors import interrupted_code
 from jigcli.hashing import sha256_hex
 from jigcli.process import Deadline, stopping
 from jigcli.repo import Repo
@@ -91,9 +92,10 @@ class Outcome:
 class Interrupted(Exception):
     """Ctrl-C stopped the run; `outcomes` are the cases that had finished before it."""
 
-    def __init__(self, outcomes: list[Outcome]) -> None:
+    def __init__(self, outcomes: list[Outcome], exit_code: int = 130) -> None:
         super().__init__(f"interrupted after {len(outcomes)} cases")
         self.outcomes = outcomes
+        self.exit_code = exit_code  # 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP
 
 
 def plan_jobs(requested: int | None, memory_bytes: int | None = None) -> Plan:
@@ -161,8 +163,8 @@ def verify_cases(
             on_done(outcome)
         pending.sort(key=lambda item: item[0].kind != "lean")  # stable: Lean first
         _verify_all(pending, repo, settings, finished)
-    except KeyboardInterrupt:
-        raise Interrupted(outcomes) from None
+    except KeyboardInterrupt as stop:
+        raise Interrupted(outcomes, interrupted_code(stop)) from None
     return outcomes
 
 

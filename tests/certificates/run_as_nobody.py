@@ -17,14 +17,19 @@ sys.path[:0] = [request["repo"], request["path"]]
 
 from jigcli.certificates.checker import check_witness  # noqa: E402
 from jigcli.certificates.spec import CertLimits  # noqa: E402
+from jigcli.errors import interrupted_code, stop_on_signals  # noqa: E402
 
-outcome = check_witness(
-    Path(request["checker"]).read_bytes(),
-    Path(request["witness"]).read_bytes(),
-    CertLimits(**request["limits"]),
-    route=request["route"],
-    python=Path(request["python"]),
-)
+stop_on_signals()  # SIGTERM and SIGHUP stop it as they stop jig (jigcli.errors.guarded)
+try:
+    outcome = check_witness(
+        Path(request["checker"]).read_bytes(),
+        Path(request["witness"]).read_bytes(),
+        CertLimits(**request["limits"]),
+        route=request["route"],
+        python=Path(request["python"]),
+    )
+except KeyboardInterrupt as stop:
+    sys.exit(interrupted_code(stop))
 document = dataclasses.asdict(outcome)
 document["limits"] = outcome.applied_limits()
 print(json.dumps(document))

@@ -177,6 +177,12 @@ def test_a_cpu_spin_is_a_timeout(through):
     assert "CPU limit of 1 s" in outcome["detail"]
 
 
+def test_a_checker_that_catches_sigxcpu_and_prints_green_after_is_a_timeout(through):
+    outcome = through("catch_sigxcpu.py", limits=replace(SMALL, cpu_sec=1))
+    assert outcome["reason"] == "timeout", outcome
+    assert "CPU limit of 1 s" in outcome["detail"] and outcome["canonical"] is None
+
+
 def test_a_sleep_past_the_wall_clock_is_a_timeout(through):
     started = time.monotonic()
     outcome = through("sleep_past_wall.py", limits=replace(SMALL, wall_sec=1))
@@ -257,3 +263,43 @@ def test_bubblewrap_leaves_no_unsized_space_to_write_in_its_own_root(through_bub
     outcome = through_bubblewrap("write_outside.py", json.dumps({"paths": paths}).encode())
     assert outcome["reason"] == "invalid_witness", outcome["detail"]
     assert outcome["detail"].count("OSError") == len(paths)
+
+
+def _zombie_children() -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] == "Z" and int(fields[1]) == os.getpid():
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize("checker", ["accept.py", "sleep_past_wall.py"])
+def test_no_run_leaves_a_process_for_the_callers_reaper(through, checker):
+    """bubblewrap's launcher exits without waiting for its init, and a launcher killed at
+    the wall clock leaves its own child: jig adopts both and reaps them (under an init that
+    never reaps, they would be zombies for good)."""
+    outcome = through(checker, b"w", replace(SMALL, wall_sec=2))
+    assert outcome["reason"] in ("ok", "timeout")
+    assert _zombie_children() == []
+    assert _descendants(os.getpid()) == set()
+
+
+def test_bubblewraps_orphaned_init_comes_back_to_jig_and_is_reaped(through_bubblewrap, monkeypatch):
+    from jigcli.sandbox import execute
+
+    reaped: list[tuple[int, bool]] = []
+
+    def spy(pid: int) -> bool:
+        reaped.append((pid, execute_reap(pid)))
+        return reaped[-1][1]
+
+    execute_reap = execute.reap
+    monkeypatch.setattr(execute, "reap", spy)
+    through_bubblewrap("accept.py", b"w")
+    # Reaped by jig: it was jig's child by adoption (not the machine init's, never reaped).
+    assert reaped and all(done for _, done in reaped), reaped

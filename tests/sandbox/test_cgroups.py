@@ -1,11 +1,10 @@
 """Finding a pids cgroup hierarchy, and a cgroup made for one run."""
 
-import os
 from pathlib import Path
 
 import pytest
 
-from jigcli.sandbox import cgroups
+from jigcli.sandbox import cgroups, owner
 
 MOUNTINFO = "\n".join(
     [
@@ -49,7 +48,7 @@ def test_a_run_cgroup_has_the_cap_and_is_removed_afterwards():
         pytest.skip("no writable pids cgroup hierarchy here")
     with cgroups.enforced(cgroups.CGROUP, 12) as cgroup:
         assert cgroup is not None and cgroup.pids is not None
-        assert cgroup.pids.parent == hierarchy
+        assert cgroup.pids.parent == hierarchy and owner.mine(cgroup.pids.name)
         assert (cgroup.pids / "pids.max").read_text().strip() == "12"
         assert cgroup.refused() == 0
     assert not cgroup.pids.exists()
@@ -82,9 +81,55 @@ def test_a_run_cgroup_is_removed_when_the_run_is_interrupted():
     assert cgroup.memory is not None and not cgroup.memory.exists()
 
 
-def test_the_stale_cgroups_of_dead_jig_processes_are_removed(tmp_path):
+def test_the_stale_cgroups_of_gone_jig_processes_are_removed_and_no_others(tmp_path):
+    me = owner._me()
     dead = 2**22 + 1  # above any pid_max
-    (tmp_path / f"jig-sandbox-{dead}-0").mkdir()
-    (tmp_path / f"jig-sandbox-{os.getpid()}-0").mkdir()
+    names = {
+        "dead": f"jig-sandbox-{dead}-{me.start}-{me.pidns}-{me.boot}-00",
+        "reused pid": f"jig-sandbox-{me.pid}-{me.start + 1}-{me.pidns}-{me.boot}-01",
+        "last boot": f"jig-sandbox-{me.pid}-{me.start}-{me.pidns}-deadbeef-02",
+        "mine": owner.run_name(),
+        "other pid namespace": f"jig-sandbox-{dead}-{me.start}-{me.pidns + 1}-{me.boot}-03",
+        "not jig's": "jig-sandbox-hand-made",
+    }
+    for name in names.values():
+        (tmp_path / name).mkdir()
     cgroups._remove_stale(tmp_path)
-    assert [path.name for path in tmp_path.iterdir()] == [f"jig-sandbox-{os.getpid()}-0"]
+    left = sorted(path.name for path in tmp_path.iterdir())
+    assert left == sorted([names["mine"], names["other pid namespace"], names["not jig's"]])
+
+
+def test_two_runs_of_process_one_in_different_containers_never_share_a_name():
+    # The old names were pid-serial: every jig that was process 1 picked jig-sandbox-1-0.
+    assert len({owner.run_name() for _ in range(1000)}) == 1000
+
+
+def test_a_run_cgroup_is_made_beneath_jigs_own_cgroup_where_it_can_be():
+    point = cgroups.hierarchy(cgroups.MEMORY)
+    if point is None:
+        pytest.skip("no writable memory cgroup hierarchy here")
+    own = Path("/proc/self/cgroup").read_text()
+    [mount] = [
+        m
+        for m in cgroups.mounts(cgroups._mountinfo(), cgroups.MEMORY)
+        if point.is_relative_to(m.point)
+    ]
+    expected = cgroups.own_folder(mount, cgroups.MEMORY, own)
+    if point == expected:
+        assert "in jig's own cgroup" in cgroups.placement(cgroups.MEMORY)
+    else:  # the fallback, and it says so
+        assert point == mount.point and "root" in cgroups.placement(cgroups.MEMORY)
+    with cgroups.enforced(None, 12, memory_mb=64) as cgroup:
+        assert cgroup is not None and cgroup.memory is not None
+        assert cgroup.memory.parent == point
+
+
+def test_own_cgroup_is_read_from_proc_self_cgroup_for_v1_and_v2():
+    own = "4:memory:/ci/job-7\n1:pids:/ci\n0::/user.slice/jig.scope\n"
+    v1 = cgroups.Mount(Path("/sys/fs/cgroup/memory"), "/", v2=False)
+    v2 = cgroups.Mount(Path("/sys/fs/cgroup"), "/", v2=True)
+    container = cgroups.Mount(Path("/sys/fs/cgroup/memory"), "/ci", v2=False)
+    assert cgroups.own_folder(v1, "memory", own) == Path("/sys/fs/cgroup/memory/ci/job-7")
+    assert cgroups.own_folder(v2, "memory", own) == Path("/sys/fs/cgroup/user.slice/jig.scope")
+    assert cgroups.own_folder(container, "memory", own) == Path("/sys/fs/cgroup/memory/job-7")
+    assert cgroups.own_folder(v1, "cpu", own) is None
