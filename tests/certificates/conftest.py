@@ -292,7 +292,10 @@ def _ours_or_orphaned(path: Path) -> bool:
     """Whether a jig-sandbox-… name belongs to this process or to a jig that is gone."""
     from jigcli.sandbox import owner
 
-    return owner.owner_of(path.name) is None or owner.mine(path.name) or owner.gone(path.name)
+    # A name of another form is another jig's (an older one's, whose stages had no owner).
+    return owner.owner_of(path.name) is not None and (
+        owner.mine(path.name) or owner.gone(path.name)
+    )
 
 
 def available_mb() -> float:
@@ -323,6 +326,11 @@ def host_unchanged() -> Iterator[Callable[[], None]]:
         deadline = time.monotonic() + 10
         while not held(after := HostState.now()) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert held(after), (before, after)
+        changed = {
+            name: (getattr(before, name), getattr(after, name))
+            for name in ("sysctls", "ipc", "cgroups", "shm", "stages")
+            if getattr(before, name) != getattr(after, name)
+        }
+        assert held(after), (changed, before.keys, after.keys, busy[0])
 
     yield check
