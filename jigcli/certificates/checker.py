@@ -218,10 +218,11 @@ def _cpu_exhausted(done: Execution, limits: CertLimits) -> bool:
     """Whether the run ended at its CPU limit. The limit is a SIGKILL (no SIGXCPU first, so
     no checker can catch it and print a verdict in a last second: `Limits.cpu_kill`): a
     SIGKILL that the memory limit did not send is the CPU limit's, unless the route knows
-    the CPU time and it was short of the limit."""
+    the CPU time and it was short of the limit (nor jig stopped it for flooding its output)."""
     if done.signal == signal.SIGXCPU:
         return True
-    if done.signal != signal.SIGKILL or done.out_of_memory:
+    # jig's own SIGKILLs (an output flood stopped, the memory limit) are not the CPU limit.
+    if done.signal != signal.SIGKILL or done.out_of_memory or done.result.truncated:
         return False
     cpu = done.cpu_sec
     return cpu is None or cpu >= limits.cpu_sec - _CPU_SLACK_SEC
