@@ -283,10 +283,12 @@ def test_no_run_leaves_a_process_for_the_callers_reaper(through, checker):
     """bubblewrap's launcher exits without waiting for its init, and a launcher killed at
     the wall clock leaves its own child: jig adopts both and reaps them (under an init that
     never reaps, they would be zombies for good)."""
+    zombies, descendants = set(_zombie_children()), _descendants(os.getpid())
     outcome = through(checker, b"w", replace(SMALL, wall_sec=2))
     assert outcome["reason"] in ("ok", "timeout")
-    assert _zombie_children() == []
-    assert _descendants(os.getpid()) == set()
+    # Only this run's count: earlier tests' killed helpers leave theirs to this process.
+    assert set(_zombie_children()) <= zombies
+    assert _descendants(os.getpid()) <= descendants
 
 
 def test_bubblewraps_orphaned_init_comes_back_to_jig_and_is_reaped(through_bubblewrap, monkeypatch):
