@@ -44,9 +44,16 @@ judge (`Verify/ExportParse.lean`) checks every record of what it writes.
   `Lean.initSearchPath`, `Lean.findSysroot`, `Lean.Import` (`module`) — as `Verify/Judge.lean`
   reads them (`src/Lean/Environment.lean`, module-era copy); `findOLeanParts` loading the parts
   that exist — `src/Lean/Environment.lean` (stored copies, the same text in each);
-* `Lean.Environment.getModuleIdx?`, `Lean.Environment.header`, `EnvironmentHeader.moduleData`,
-  `ModuleData.constants` — as lean4export's `getRootConstants` uses them (`Export.lean`, commit
-  006dc35b…), `ModuleIdx.toNat` as the judge uses it;
+* `Lean.Environment.getModuleIdx? (env) (moduleName) : Option ModuleIdx` (in the newest stored
+  `src/Lean/Environment.lean`, module-era, it searches `env.header.modules`),
+  `EnvironmentHeader.moduleData : Array ModuleData` (the same copy: "Module data for all
+  imported modules"), `ModuleData.constants : Array ConstantInfo` — and lean4export's
+  `getRootConstants` (`Export.lean`, commit 006dc35b…) takes a module's constants the same way,
+  `env.header.moduleData[idx]`, noting that they include its private ones; `ModuleIdx.toNat`
+  as the judge uses it. Which part's data `moduleData` keeps for a module read at the private
+  level could not be confirmed in the stored text: should it be a lesser part's, the export
+  would lack private constants, the decl or a helper would be missing from it, and the judge
+  refuses (provenance or an unknown constant in the replay), never a wrong green;
 * `ConstantInfo` and its values, `RecursorRule`, `ReducibilityHints`, `DefinitionSafety`,
   `QuotKind`, `InductiveVal.numNested : Nat` — `src/Lean/Declaration.lean`, module-era copy
   (commit 026f35ba…);

@@ -48,9 +48,11 @@ kernel checks, and the term hash drops them too.
   `zero`, `succ`, `max`, `imax`, `param`; `Name.anonymous`, `Name.mkStr`, `Name.mkNum` —
   `src/Lean/Expr.lean`, `src/Lean/Level.lean`, `src/Init/Prelude.lean`, as the judge's term
   serialization already matches on them;
-* `IO.FS.readBinFile`, `System.FilePath.metadata` (`byteSize`), `String.fromUTF8?`,
-  `String.splitOn`, `String.toNat?`, `Nat.toUInt32` — `src/Init/System/IO.lean`,
-  `src/Init/Data/String/Extra.lean`, the everyday core API.
+* `System.FilePath.metadata : FilePath → IO IO.FS.Metadata` with `byteSize : UInt64` —
+  `src/Init/System/IO.lean`; `String.fromUTF8? (a : ByteArray) : Option String` (`none` unless
+  `validateUTF8 a`) — `src/Init/Data/String/Extra.lean`; `IO.FS.readBinFile`,
+  `String.splitOn`, `String.endsWith`, `String.toNat?`, `Nat.toUInt32`, `List.dropLast` — the
+  everyday core API.
 -/
 
 open Lean

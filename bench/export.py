@@ -14,6 +14,12 @@ expressions. Then times, R times each, interleaved, keeping each one's best:
 
 Target: the reader at least 20 MB/s of export text (issue 17). Prints MB/s for both and the
 ratio reader/baseline; exits 1 when the target is missed.
+
+    python bench/export.py --s001
+
+Where a Lean toolchain and the Mathlib cache are present, also verifies every example of
+`Submissions/S001/` and prints, per example, its verdict, the export's size and the seconds
+the build, the export and the judge took; elsewhere it says why it cannot.
 """
 
 from __future__ import annotations
@@ -22,10 +28,14 @@ import argparse
 import json
 import random
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+from jigcli.lean import backend
 from jigcli.lean.export import check_export
+from jigcli.repo import Repo
 
 TARGET_MB_PER_SEC = 20.0
 MODULE = "Bench.Generated"
@@ -112,12 +122,38 @@ def best_times(data: bytes, repeat: int) -> dict[str, float]:
     return best
 
 
+def s001(root: Path) -> None:
+    """Each S001 example through the real pipeline: verdict, export size, step times."""
+    from jigcli.verify.context import VerifyOptions
+    from jigcli.verify.submission import verify
+
+    repo = Repo(root)
+    if backend.find_program("lake") is None or not backend.mathlib_cache(repo).is_dir():
+        print("S001: no Lean toolchain and Mathlib cache here: sizes and times not measured")
+        return
+    for manifest in sorted((root / "Submissions" / "S001").glob("*.json")):
+        with tempfile.TemporaryDirectory() as work:
+            verdict = verify(manifest, repo, VerifyOptions(timeout=1200, work_dir=Path(work)))
+        export = verdict.checks.get("export")
+        size = export.detail.rsplit("(", 1)[-1].split()[0] if export and export.ok else "-"
+        times = " ".join(
+            f"{step} {verdict.timings_sec[step]:.1f}s"
+            for step in ("build", "export", "judge")
+            if step in verdict.timings_sec
+        )
+        reason = verdict.reason or "ok"
+        print(f"{manifest.stem:24} {verdict.verdict:5} {reason:18} {size:>9} B  {times}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--expressions", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--s001", action="store_true", help="also time the S001 examples")
     args = parser.parse_args()
+    if args.s001:
+        s001(Path(__file__).resolve().parent.parent)
     data = generate(args.expressions, args.seed)
     export = check_export(data, MODULE)
     megabytes = len(data) / 1e6

@@ -157,12 +157,33 @@ class _Checker:
         }
 
     def run(self, text: str, pos: int) -> None:
-        """Every line from `pos` on (the header's end) to the end of `text`."""
-        end = len(text)
+        """Every line from `pos` on (the header's end) to the end of `text`. The commonest
+        lines, one JSON object each and an application at that, are read and checked here in
+        line, exactly as `_load` and `_expr` would: the loop is the reader's whole cost."""
+        end, scan = len(text), _SCAN
         while pos < end:
             self.line += 1
-            record, pos = _load(text, pos, self.line)
+            try:
+                record, stop = scan(text, pos)
+            except (StopIteration, ValueError, RecursionError):
+                raise self.fail("is not JSON") from None
+            if type(record) is not dict or text[stop : stop + 1] != "\n":
+                _load(text, pos, self.line)  # says which way the line is wrong
+            pos = stop + 1
             if "ie" in record:
+                app = record.get("app")
+                if type(app) is dict and len(app) == 2 and len(record) == 2:
+                    index, fn, arg = record["ie"], app.get("fn"), app.get("arg")
+                    if (
+                        type(index) is int
+                        and index == self.exprs
+                        and type(fn) is int
+                        and type(arg) is int
+                        and 0 <= fn < index
+                        and 0 <= arg < index
+                    ):
+                        self.exprs = index + 1
+                        continue
                 self._expr(record)
             elif "in" in record:
                 self._name(record)
@@ -221,13 +242,6 @@ class _Checker:
         index = record.pop("ie")
         if type(index) is not int or index != self.exprs or len(record) != 1:
             raise self.fail("is not the next expression")
-        # Applications are most of any export: checked here in line, the same way `_app` does.
-        app = record.get("app")
-        if type(app) is dict and len(app) == 2:
-            fn, arg = app.get("fn"), app.get("arg")
-            if type(fn) is int and type(arg) is int and 0 <= fn < index and 0 <= arg < index:
-                self.exprs = index + 1
-                return
         kind = next(iter(record))
         body = record[kind]
         check = _EXPRS.get(kind)
