@@ -517,11 +517,13 @@ ALLOWED_ATTRIBUTES: dict[str, str] = {
 _ATTRIBUTE_KINDS = frozenset({"-", "scoped", "local"})
 
 # The module system (`module`, `public`/`private` imports and sections, `@[expose]`) only
-# decides what importers of the module see; it runs nothing. It is accepted once the judge
-# reads every part of a submitted module at the private level (issue 17, item 4: the exporter
-# reads a module as Lean's importer does); until then a module's proofs would be hidden from
-# it, so the switch stays off. `meta` (compile-time code) is refused either way.
-MODULE_SYSTEM_ACCEPTED = False
+# decides what importers of the module see; it runs nothing. It is accepted because the judge
+# sees every part of a submitted module: `Verify/Export.lean` imports it as Lean's importer
+# does, at `OLeanLevel.private` (the `.olean`, `.olean.server` and `.olean.private` parts), and
+# exports its constants with their proofs. Were that to change, switching this off refuses the
+# module system again, with the way to write the file without it. `meta` (compile-time code)
+# is refused either way.
+MODULE_SYSTEM_ACCEPTED = True
 MODULE_ATTRIBUTES = frozenset({"expose", "no_expose"})
 
 ALLOWED_COMMANDS = frozenset(

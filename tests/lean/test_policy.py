@@ -891,7 +891,10 @@ MODULE_FILE = (
 )
 
 
-def test_the_module_system_is_refused_with_a_way_out_until_the_judge_reads_it():
+def test_the_module_system_is_refused_with_a_way_out_when_switched_off(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", False)
     assert found(MODULE_FILE) == {
         (1, "module"),
         (3, "public import"),
@@ -902,8 +905,8 @@ def test_the_module_system_is_refused_with_a_way_out_until_the_judge_reads_it():
     assert "drop the `module` line" in violation.message
 
 
-def test_the_module_system_is_accepted_once_switched_on(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", True)
+def test_the_module_system_is_accepted_since_the_judge_reads_every_part():
+    assert policy.MODULE_SYSTEM_ACCEPTED
     assert found(MODULE_FILE) == set()
 
 
@@ -920,7 +923,11 @@ def test_an_escaped_import_root_is_unescaped():
     assert found("import «Statements».S001\n") == {(1, "import «Statements».S001")}
 
 
-def test_prelude_and_the_module_header_are_refused():
+def test_prelude_is_refused_and_the_module_header_judged_by_the_switch(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    assert found("module\n\nprelude\nimport Init\n") == {(3, "prelude")}
+    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", False)
     assert found("module\n\nprelude\nimport Init\n") == {(1, "module"), (3, "prelude")}
 
 

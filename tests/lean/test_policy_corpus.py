@@ -13,7 +13,7 @@ from jigcli.lean.policy import scan_file
 LEAN = Path(__file__).resolve().parents[1] / "data" / "lean"
 ATTACKS = sorted((LEAN / "attacks").glob("*.lean"))
 REAL = sorted((LEAN / "real").glob("*.lean"))
-# Honest proofs written with the module system, accepted once the judge reads them.
+# Honest proofs written with the module system (a switch of the policy).
 REAL_MODULES = sorted((LEAN / "real" / "module").glob("*.lean"))
 REFUSED_BY = "-- refused by: "
 
@@ -43,17 +43,15 @@ def test_every_real_proof_is_accepted(path: Path):
 
 
 @pytest.mark.parametrize("path", REAL_MODULES, ids=[path.stem for path in REAL_MODULES])
-def test_every_module_system_proof_is_accepted_with_the_module_system_on(
-    path: Path, monkeypatch: pytest.MonkeyPatch
-):
-    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", True)
+def test_every_module_system_proof_is_accepted(path: Path):
     assert scan_file(path) == []
 
 
 @pytest.mark.parametrize("path", REAL_MODULES, ids=[path.stem for path in REAL_MODULES])
-def test_a_module_system_proof_is_refused_only_for_the_module_system_while_it_is_off(
-    path: Path,
+def test_a_module_system_proof_is_refused_only_for_the_module_system_when_it_is_off(
+    path: Path, monkeypatch: pytest.MonkeyPatch
 ):
+    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", False)
     found = scan_file(path)
     assert found
     assert {violation.message for violation in found} == {policy.FORMS["module"].message}
