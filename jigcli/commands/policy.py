@@ -3,14 +3,15 @@
 Exit 0 when every file is clean, 1 when any file has a violation, 2 when a file is missing,
 unreadable, not a regular file or not a `.lean`. `--json` prints `{"files": [{"path", "ok",
 "violations": [{"line", "construct", "message"}]}]}`, the files in the order given; otherwise
-one `path:line:` line per violation and a summary; `--format github` adds one annotation per
+one `path:line:` line per violation, by line (constructs refused on one line for one reason
+named together), and a summary; `--format github` adds one annotation per
 violation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from jigcli.console import emit_json, err, out
@@ -34,7 +35,7 @@ def run(files: list[Path], *, as_json: bool, output_format: str | None = None) -
             raise UsageError(f"{path} is not a regular file; pass the .lean files to scan.")
         if path.suffix != ".lean":
             raise UsageError(f"{path} is not a Lean source (.lean); pass the .lean files to scan.")
-    results = [(path, scan_file(path)) for path in _progress(files)]
+    results = [(path, _by_line(scan_file(path))) for path in _progress(files)]
     with annotating(shown_as, as_json=as_json) as annotations:
         if as_json:
             emit_json({"files": [_entry(path, violations) for path, violations in results]})
@@ -46,6 +47,21 @@ def run(files: list[Path], *, as_json: bool, output_format: str | None = None) -
             for v in violations
         ]
     return 1 if any(violations for _, violations in results) else 0
+
+
+def _by_line(violations: list[Violation]) -> list[Violation]:
+    """Sorted by line, and one entry per line and reason: two constructs refused on one line
+    for one reason (`namespace Statements.S001` and the name `Statements` in it) read as one
+    finding naming both, not the same line twice."""
+    merged: dict[tuple[int, str], Violation] = {}
+    for violation in sorted(violations, key=lambda v: v.line):
+        key = (violation.line, violation.message)
+        seen = merged.get(key)
+        if seen is None:
+            merged[key] = violation
+        elif violation.construct not in seen.construct.split(", "):
+            merged[key] = replace(seen, construct=f"{seen.construct}, {violation.construct}")
+    return list(merged.values())
 
 
 def _progress(files: list[Path]) -> Iterable[Path]:

@@ -71,6 +71,9 @@ def result_line(
 def failure_line(
     path: str, verifier: str, why: Why, *, detail: str = "", evidence: str | None = None
 ) -> str:
-    """A run that could not answer: a hollow pending mark and the failure's words, no verdict."""
+    """A run that gave no verdict, in the failure's words: a hollow pending mark when it could
+    not answer (not set up, unreachable, too big), a filled error mark when it was refused
+    (what it was given is not allowed: that is the user's to fix, not a wait)."""
     words = failure_words(verifier, why, detail=detail)
-    return result_line(path, None, "pending", words, evidence=evidence)
+    status = "error" if why == "refused" else "pending"
+    return result_line(path, None, status, words, evidence=evidence)

@@ -130,3 +130,19 @@ def test_under_github_actions_annotations_come_by_themselves_but_never_with_json
 def test_an_unknown_format_is_a_usage_error(files: dict[str, Path]):
     code, out, err = jig("policy", "--format", "sarif", files["dirty"])
     assert (code, out) == (2, "") and "use text or github" in err
+
+
+def test_findings_come_by_line_and_one_line_refused_for_one_reason_is_said_once(tmp_path: Path):
+    source = tmp_path / "Shadow.lean"
+    source.write_text(
+        "import Mathlib.Tactic\n#eval 1\nnamespace Statements.S001\n"
+        "theorem statement : True := trivial\nend Statements.S001\n",
+        encoding="utf-8",
+    )
+    code, out, _ = jig("policy", source)
+    lines = [line for line in out.splitlines() if line.startswith(f"{source}:")]
+    numbers = [int(line.split(":")[1]) for line in lines]
+    assert code == 1 and numbers == sorted(numbers)
+    assert numbers.count(3) == 1  # `namespace Statements.S001` and `Statements`: one finding
+    (line_3,) = [line for line in lines if line.startswith(f"{source}:3:")]
+    assert "namespace Statements.S001" in line_3 and "Statements" in line_3

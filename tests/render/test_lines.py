@@ -32,3 +32,9 @@ def test_a_failure_is_a_hollow_mark_with_the_verifiers_words_not_a_verdict() -> 
     assert mark("pending") in line
     assert "TeX isn't set up here yet" in line and "pdflatex is not on PATH" in line
     assert ". (" not in line and "(pdflatex is not on PATH)." in line
+
+
+def test_a_refusal_is_a_filled_error_mark_not_a_hollow_one() -> None:
+    line = failure_line("paper.tex", "compile", "refused", detail="it reads a file outside")
+    assert mark("error") in line and mark("pending") not in line
+    assert "TeX refused to build this document" in line
