@@ -55,12 +55,16 @@ def _version(value: bool) -> None:
 
 
 def version_line() -> str:
-    """`jig 0.1.0 · Lean v4.33.0 · Mathlib db584cd…`: jig's version, and the pins of the repo
-    above the working directory when there is one (what a verdict here is judged against)."""
+    """`jig 0.1.0 (commit 1a2b3c4d5e6f) · Lean 4.33.0 · Mathlib db584cd…`: jig's version, the
+    commit of its checkout when it runs from one, and the pins of the repo above the working
+    directory when there is one (what a verdict here is judged against)."""
     from jigcli.errors import JigError
     from jigcli.repo import Repo
 
-    said = f"jig {__version__}"
+    from jigcli.ownsource import identity
+
+    commit = identity()["commit"]
+    said = f"jig {__version__}" + (f" (commit {commit[:12]})" if commit else "")
     try:
         repo = Repo.locate(None)
         return f"{said} · Lean {repo.lean_version} · Mathlib {repo.mathlib_rev}"

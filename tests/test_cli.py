@@ -109,8 +109,12 @@ def test_the_version_names_the_repos_lean_and_mathlib_pins(
     monkeypatch.chdir(REPO)
     code, out, _err = _jig(monkeypatch, capsys, flag)
     toolchain = (REPO / "lean-toolchain").read_text().strip()
+    from jigcli.ownsource import identity
+
+    commit = identity()["commit"]
+    jig_said = f"jig {__version__}" + (f" (commit {commit[:12]})" if commit else "")
     assert code == 0
-    assert out.startswith(f"jig {__version__} · Lean {toolchain.rsplit(':v', 1)[1]} · ")
+    assert out.startswith(f"{jig_said} · Lean {toolchain.rsplit(':v', 1)[1]} · ")
     assert out.rstrip().split(" · Mathlib ")[1] in (REPO / "lake-manifest.json").read_text()
 
 
@@ -118,8 +122,12 @@ def test_outside_a_repo_the_version_is_jigs_alone(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    from jigcli.ownsource import identity
+
+    commit = identity()["commit"]
     code, out, _err = _jig(monkeypatch, capsys, "-V")
-    assert (code, out) == (0, f"jig {__version__}\n")
+    said = f"jig {__version__}" + (f" (commit {commit[:12]})" if commit else "")
+    assert (code, out) == (0, said + "\n")
 
 
 def test_shell_completion_installs_and_completes_commands(tmp_path: Path) -> None:
