@@ -59,9 +59,8 @@ def version_line() -> str:
     commit of its checkout when it runs from one, and the pins of the repo above the working
     directory when there is one (what a verdict here is judged against)."""
     from jigcli.errors import JigError
-    from jigcli.repo import Repo
-
     from jigcli.ownsource import identity
+    from jigcli.repo import Repo
 
     commit = identity()["commit"]
     said = f"jig {__version__}" + (f" (commit {commit[:12]})" if commit else "")
