@@ -18,12 +18,15 @@ file and line that declares it. Read without Lean, from the sources alone.
    fetched package's, else nowhere. A module's declarations are read (`jigcli.lean.declarations`)
    only when its text mentions the last part of a name still sought.
 
-Cache: what each file gave (its imports, and its declarations once read) is kept in jig's
-cache under the SHA-256 of the file's bytes, one JSON file per project, so a second run on an
-unchanged project hashes its files and reads no Lean. An entry stands for the exact bytes it
-was computed from, so an edit is simply a miss; an unreadable cache is an empty one; entries of
-files the closure no longer holds are dropped on the next write. The index only locates: what
-a declaration proves is Lean's to say (`jigcli.paper.lean_answers`).
+Cache: what each file gave (its imports, its declarations once read, the name parts sought
+and found absent from it) is kept in jig's cache under the SHA-256 of the file's bytes, one JSON
+file per project, so a second run on an unchanged project hashes its files and reads no Lean.
+An entry stands for the exact bytes it was computed from, so an edit is simply a miss; a
+fetched package's file (pinned, and with Mathlib there are thousands) is taken as the bytes the
+cache saw while its size and modification time are unchanged, and its text is not kept in
+memory. An unreadable cache is an empty one; entries of files the closure no longer holds are
+dropped on the next write, which goes through no link (`jigcli.safewrite`). The index only
+locates: what a declaration proves is Lean's to say (`jigcli.paper.lean_answers`).
 
 Sources (leanprover/lean4 at v4.33.0): `src/lake/Lake/Config/Glob.lean`,
 `src/lake/Lake/Config/LeanLibConfig.lean` (`isLocalModule`, `getModuleArray`),
@@ -46,7 +49,7 @@ from jigcli.errors import UsageError
 from jigcli.lean.declarations import Decl, LeanFile, parse_lean, plain_name
 from jigcli.lean.lakefile import LAKEFILES, LakeProject, LeanLib, module_parts, read_project
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 _PACKAGES_DIR = ".lake/packages"
 _HEADER_WORDS = frozenset({"public", "meta"})
 # A module name component that is a file name and nothing more: no separator, not `.`/`..`.
@@ -79,11 +82,14 @@ class Found:
 
 @dataclass
 class _Entry:
-    """What one file's bytes gave: its imports and, once read, its declarations."""
+    """What one file's bytes gave: its imports, its declarations once read, and the name parts
+    already sought in it and found absent from its text (so it need not be read for them
+    again)."""
 
     imports: list[str]
     decls: list[dict[str, object]] | None = None
     scopes: list[str] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -92,14 +98,12 @@ class ProjectIndex:
 
     project: LakeProject
     modules: dict[str, SourceModule]  # in the order Lake would reach them
-    _texts: dict[str, str]
     _entries: dict[str, _Entry]  # by file digest
-    _digests: dict[str, str]  # module → its file's digest
-    _cache: Path | None
+    _stats: dict[str, list[int | str]]  # a package file's path → [size, mtime_ns, digest]
+    _cache: tuple[Path, str] | None  # (the cache folder, the index's file below it)
+    _digests: dict[str, str] = field(default_factory=dict)  # module → its file's digest
+    _texts: dict[str, str] = field(default_factory=dict)  # module → its text, once read
     _dirty: bool = False
-
-    def module_named(self, name: str) -> SourceModule | None:
-        return self.modules.get(name)
 
     def locate(self, names: Iterable[str]) -> dict[str, Found]:
         """Where each of `names` (full names, `_root_.` allowed) is declared: the project's own
@@ -110,24 +114,34 @@ class ProjectIndex:
             for module in self.modules.values():
                 if module.in_project != in_project or len(found) == len(wanted):
                     continue
-                self._look_in(module, wanted, found)
+                sought = {full for full, asked in wanted.items() if asked not in found}
+                for full, (lean, decl) in self._look_in(module, sought).items():
+                    found[wanted[full]] = Found(module, lean, decl)
         self._save()
         return found
 
-    def _look_in(
-        self, module: SourceModule, wanted: dict[str, str], found: dict[str, Found]
-    ) -> None:
-        text = self._texts[module.name]
-        sought = {full for full, asked in wanted.items() if asked not in found}
-        if not any(full.rsplit(".", 1)[-1] in text for full in sought):
-            return
-        lean = self._declarations(module)
-        for decl in lean.decls:
-            if decl.full_name in sought and wanted[decl.full_name] not in found:
-                found[wanted[decl.full_name]] = Found(module, lean, decl)
+    def _look_in(self, module: SourceModule, sought: set[str]) -> dict[str, tuple[LeanFile, Decl]]:
+        """The sought names `module` declares. Its declarations are read only when its text
+        mentions a sought name's last part; a part found absent is remembered for its bytes."""
+        entry = self._entries[self._digests[module.name]]
+        if entry.decls is None:
+            lasts = {full.rsplit(".", 1)[-1] for full in sought} - set(entry.absent)
+            if not lasts:
+                return {}
+            text = self._text(module)
+            missing = sorted(last for last in lasts if last not in text)
+            if missing:
+                entry.absent = sorted({*entry.absent, *missing})
+                self._dirty = True
+            if len(missing) == len(lasts):
+                return {}
+        elif not sought & {str(record.get("full_name")) for record in entry.decls}:
+            return {}
+        lean = self._declarations(module, entry)
+        return {d.full_name: (lean, d) for d in reversed(lean.decls) if d.full_name in sought}
 
-    def _declarations(self, module: SourceModule) -> LeanFile:
-        text, entry = self._texts[module.name], self._entries[self._digests[module.name]]
+    def _declarations(self, module: SourceModule, entry: _Entry) -> LeanFile:
+        text = self._text(module)
         cached = _from_entry(module.path, text, entry) if entry.decls is not None else None
         if cached is not None:
             return cached
@@ -137,16 +151,29 @@ class ProjectIndex:
         self._dirty = True
         return lean
 
+    def _text(self, module: SourceModule) -> str:
+        """The module's text: kept for the project's files, read again for a package's (the
+        closure of a project that requires Mathlib holds thousands of them)."""
+        if module.name in self._texts:
+            return self._texts[module.name]
+        try:
+            return module.path.read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            return ""
+
     def _save(self) -> None:
         if self._cache is None or not self._dirty:
             return
+        from jigcli.safewrite import write_beneath
+
         kept = {d: asdict(self._entries[d]) for d in set(self._digests.values())}
-        data = json.dumps({"format": CACHE_FORMAT, "files": kept}, separators=(",", ":"))
+        stats = {path: stat for path, stat in self._stats.items() if stat[2] in kept}
+        document = {"format": CACHE_FORMAT, "files": kept, "stats": stats}
+        data = json.dumps(document, separators=(",", ":")).encode("utf-8")
         try:
-            self._cache.parent.mkdir(parents=True, exist_ok=True)
-            scratch = self._cache.with_name(f"{self._cache.name}.{os.getpid()}.tmp")
-            scratch.write_text(data, encoding="utf-8")
-            scratch.replace(self._cache)
+            base, relative = self._cache
+            base.mkdir(parents=True, exist_ok=True)
+            write_beneath(base, relative, data)
         except OSError:
             return  # a cache that cannot be written only costs the next run its time
         self._dirty = False
@@ -155,10 +182,10 @@ class ProjectIndex:
 def index_project(project: LakeProject, *, cache_dir: Path | None = None) -> ProjectIndex:
     """The import closure of `project`'s libraries, with what the cache already knows of it."""
     cache = _cache_file(project, cache_dir)
-    entries = _load_cache(cache)
+    entries, stats = _load_cache(cache)
     packages = [(project.root.name, project, True)]
     packages += [(name, package, False) for name, package in _fetched_packages(project)]
-    index = ProjectIndex(project, {}, {}, entries, {}, cache)
+    index = ProjectIndex(project, {}, entries, stats, cache)
     queue = deque(_starting_modules(project))
     seen = set(queue)
     while queue:
@@ -207,22 +234,45 @@ def _well_formed(module: str) -> bool:
 
 def _read_module(index: ProjectIndex, module: SourceModule) -> list[str]:
     """Record the module in the index and return its imports, from the cache when its bytes
-    are known."""
-    try:
-        data = module.path.read_bytes()
-    except OSError:
-        return []
-    digest = hashlib.sha256(data).hexdigest()
-    text = data.decode("utf-8", errors="replace")
-    entry = index._entries.get(digest)
-    if entry is None:
-        entry = _Entry(imports=header_imports(text))
-        index._entries[digest] = entry
-        index._dirty = True
+    are known. A package's file whose size and modification time are those the cache saw is
+    taken as the same bytes without reading it (packages are pinned and large); the project's
+    own files are always read and hashed."""
+    digest = _known_digest(index, module)
+    if digest is None:
+        try:
+            data = module.path.read_bytes()
+        except OSError:
+            return []
+        digest = hashlib.sha256(data).hexdigest()
+        text = data.decode("utf-8", errors="replace")
+        if module.in_project:
+            index._texts[module.name] = text
+        else:
+            index._stats[str(module.path)] = [*_signature(module.path), digest]
+            index._dirty = True
+        if digest not in index._entries:
+            index._entries[digest] = _Entry(imports=header_imports(text))
+            index._dirty = True
     index.modules[module.name] = module
-    index._texts[module.name] = text
     index._digests[module.name] = digest
-    return entry.imports
+    return index._entries[digest].imports
+
+
+def _known_digest(index: ProjectIndex, module: SourceModule) -> str | None:
+    if module.in_project:
+        return None
+    known = index._stats.get(str(module.path))
+    if known is None or known[2] not in index._entries:
+        return None
+    return str(known[2]) if known[:2] == _signature(module.path) else None
+
+
+def _signature(path: Path) -> list[int | str]:
+    try:
+        found = path.stat()
+    except OSError:
+        return [-1, -1]
+    return [found.st_size, found.st_mtime_ns]
 
 
 def header_imports(text: str) -> list[str]:
@@ -287,27 +337,45 @@ def _package_folder(root: Path, packages_dir: Path, entry: dict[str, object]) ->
 # -- the cache ----------------------------------------------------------------------------------
 
 
-def _cache_file(project: LakeProject, cache_dir: Path | None) -> Path | None:
+def _cache_file(project: LakeProject, cache_dir: Path | None) -> tuple[Path, str]:
     from jigcli.cachedir import default_cache_dir
 
     base = cache_dir if cache_dir is not None else default_cache_dir()
     key = hashlib.sha256(os.fsencode(project.root.resolve())).hexdigest()[:32]
-    return base / "lean-index" / f"{key}.json"
+    return base, f"lean-index/{key}.json"
 
 
-def _load_cache(path: Path | None) -> dict[str, _Entry]:
-    if path is None:
-        return {}
+def _load_cache(cache: tuple[Path, str]) -> tuple[dict[str, _Entry], dict[str, list[int | str]]]:
+    """The entries and package-file signatures of the last run; empty when there is no cache
+    jig can read."""
+    base, relative = cache
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads((base / relative).read_text(encoding="utf-8"))
         if data.get("format") != CACHE_FORMAT:
-            return {}
-        return {digest: _Entry(**entry) for digest, entry in data["files"].items()}
+            return {}, {}
+        entries = {digest: _Entry(**entry) for digest, entry in data["files"].items()}
+        for entry in entries.values():
+            if entry.decls is not None and not all(map(_is_record, entry.decls)):
+                entry.decls = None  # not what jig writes: the file is read again
+        stats = {
+            str(path): list(stat)
+            for path, stat in data["stats"].items()
+            if isinstance(stat, list) and len(stat) == 3
+        }
+        return entries, stats
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+        return {}, {}
 
 
 _DECL_FIELDS = tuple(f.name for f in fields(Decl) if f.name != "source")
+
+
+def _is_record(record: object) -> bool:
+    return (
+        isinstance(record, dict)
+        and all(name in record for name in _DECL_FIELDS)
+        and isinstance(record["full_name"], str)
+    )
 
 
 def _decl_record(decl: Decl) -> dict[str, object]:

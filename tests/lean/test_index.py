@@ -153,3 +153,40 @@ def test_a_cache_jig_did_not_write_is_an_empty_one(project: Path, tmp_path: Path
     assert _places(project, cache) == first  # a record that is no declaration: read again
     file.write_text("{not json")
     assert _places(project, cache) == first
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files read through `Path.read_bytes` from now on, by name."""
+    read: list[str] = []
+    real = Path.read_bytes
+
+    def recording(path: Path) -> bytes:
+        read.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(Path, "read_bytes", recording)
+    return read
+
+
+def test_a_second_run_reads_no_file_of_an_unchanged_package_for_a_name_found_nowhere(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def nowhere() -> dict[str, object]:
+        index = index_project(read_project(project), cache_dir=tmp_path / "cache")
+        return dict(index.locate(["Nat.add_comm", "Dep.unused"]))
+
+    read = _reads(monkeypatch)
+    assert nowhere() == {}
+    assert "Algebra.lean" in read  # sought there: its text does not mention them
+    read.clear()
+    assert nowhere() == {}
+    assert "Algebra.lean" not in read  # same size and time, and the parts are known absent
+    assert {"Closure.lean", "Basic.lean", "Core.lean"} <= set(read)  # the project's: hashed
+
+
+def test_a_package_file_that_changed_is_read_again(project: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _places(project, cache)
+    algebra = project / ".lake" / "packages" / "dep" / "Dep" / "Algebra.lean"
+    algebra.write_text("-- moved down\n\n" + algebra.read_text())
+    assert _places(project, cache)["Dep.algebra_fact"][1] == 5
