@@ -73,9 +73,16 @@ _ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
 def show(result: BuildResult) -> None:
-    for diagnostic in sorted(result.diagnostics, key=lambda d: _ORDER[d.severity]):
+    for diagnostic in in_reading_order(result.diagnostics):
         show_line(_diagnostic_line(result.root, diagnostic))
     show_line(_summary_line(result))
+
+
+def in_reading_order(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Errors, then warnings, then notes, each by file and line; a diagnostic TeX repeated
+    (the same place, severity and words, as a rerun pass prints it again) said once."""
+    unique = list(dict.fromkeys(diagnostics))
+    return sorted(unique, key=lambda d: (_ORDER[d.severity], d.file, d.line or 0))
 
 
 def _diagnostic_line(root: Path, diagnostic: Diagnostic) -> str:
