@@ -10,9 +10,7 @@ the first that holds:
 |----------------|-----------------------------------------------------------------------|
 | bubblewrap     | cgroup (as root, which RLIMIT_NPROC never binds: bubblewrap maps the  |
 |                | program to the invoker's uid), else RLIMIT_NPROC in its user namespace |
-| unshare-root   | cgroup only: the program is the host's nobody with no user namespace   |
-|                | of its own, where RLIMIT_NPROC would count every nobody process        |
-| unshare-userns | cgroup, else RLIMIT_NPROC in its user namespace                        |
+| unshare-root   | cgroup, else RLIMIT_NPROC in its user namespace                        |
 | sandbox-exec   | none: macOS counts RLIMIT_NPROC per user across the machine            |
 | none           | none                                                                  |
 """
@@ -29,7 +27,7 @@ from jigcli.sandbox import cgroups, seccomp
 from jigcli.sandbox.cgroups import ProcessCap
 from jigcli.sandbox.execute import execute
 from jigcli.sandbox.job import Job, Limits, SetupFailed
-from jigcli.sandbox.routes import NONE, ROUTES, Route, route_named
+from jigcli.sandbox.routes import NO_USERNS_ROUTE, NONE, ROUTES, Route, route_named
 
 # The probe's process cap, and how many children it tries to fork under it.
 PROBE_CAP = 8
@@ -154,7 +152,8 @@ def choose(
 
 def refusal(job: Job, *, confining: bool = False) -> str:
     """Why no route can run `job` here, one clause per route, for a `sandbox_unavailable`."""
-    return "; ".join(f"{route.name}: {_why_not(route, job, confining)}" for route in ROUTES)
+    said = "; ".join(f"{route.name}: {_why_not(route, job, confining)}" for route in ROUTES)
+    return said + (f"; {NO_USERNS_ROUTE}" if os.geteuid() != 0 else "")
 
 
 def _why_not(route: Route, job: Job, confining: bool) -> str | None:

@@ -15,9 +15,9 @@ each route was tested against):
 |                | the job's writable paths                                          |          |
 | unshare-root   | network; host PIDs, IPC, hostname; runs as the host's nobody in a | root     |
 |                | user namespace of its own with no capabilities (only world-       |          |
-|                | readable files); host `/tmp`, `/var/tmp`, `/dev/shm` (sized tmpfs  |          |
-|                | of its own)                                                       |          |
-| unshare-userns | the same, but its files are the invoking user's own               | not root |
+|                | readable files); every top folder but the system's and those      |          |
+|                | holding the job's paths (homes, `/root`, `/work`, `/opt`, …);     |          |
+|                | host `/tmp`, `/var/tmp`, `/var/crash`, `/dev/shm` (sized tmpfs)   |          |
 | sandbox-exec   | network; writes outside the stage (macOS)                         | macOS    |
 | none           | nothing but the limits (development only)                         |          |
 
@@ -30,14 +30,17 @@ on Linux every route runs in the run's memory cgroup where one can be made. A PI
 it: when its first process dies the kernel kills the rest, setsid daemons included.
 
 bubblewrap shows the job's host paths at the same place and its inputs in a private scratch
-folder; the unshare routes see the host's files with their user's rights and start in a
-private tmpfs at `/tmp` holding copies of the inputs.
+folder; unshare-root sees the system's files and the job's with nobody's rights and starts in
+a private tmpfs at `/tmp` holding copies of the inputs. There is no unshare route without
+root (`NO_USERNS_ROUTE`): it would run the program with the invoking user's own files.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -228,17 +231,24 @@ def _binds(option: str, paths: Sequence[Path], inside: Path | None = None) -> li
 
 _UNSHARE_NS = ("--net", "--pid", "--ipc", "--uts", "--fork", "--kill-child", "--mount-proc")
 _SECUREBITS = "+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked"
-# Runs as root of the run's own user namespace, in the stage folder: private sized tmpfs over
-# the host's shared writable folders, the inputs copied into the scratch tmpfs at /tmp, then
+# Runs as root of the run's own user namespace, in the stage folder: an empty read-only tmpfs
+# over each host folder the job does not need (`_hidden_from`), private sized tmpfs over the
+# host's shared writable folders, the inputs copied into the scratch tmpfs at /tmp, then
 # every capability dropped for good (uid 0 of the namespace regains none on exec). PID 1 of a
 # namespace ignores signals it has no handler for, SIGXCPU included, so the program must not
-# be PID 1: a shell is, and waits for it (`; exit` keeps the shell from exec'ing it).
+# be PID 1: a shell is, and waits for it (`; exit` keeps the shell from exec'ing it). A mount
+# that fails ends the setup (`set -e`): the route then fails its probe, never runs half-hidden.
 _INIT = f"""set -e
-scratch=$1 shared=$2 workdir=$3; shift 3
-mount -t tmpfs -o size=$shared,mode=1777 jig-shm /dev/shm
-for folder in /var/tmp /run/lock; do
-  if [ -d $folder ]; then mount -t tmpfs -o size=$shared,mode=1777 jig-tmp $folder; fi
+scratch=$1 shared=$2 workdir=$3 hidden=$4 writable=$5; shift 5
+while [ "$hidden" -gt 0 ]; do
+  if [ -d "$1" ]; then mount -t tmpfs -o size={HIDDEN_SIZE},mode=0555,ro jig-hidden "$1"
+  else mount --bind /dev/null "$1"; fi
+  shift; hidden=$((hidden - 1))
 done
+while [ "$writable" -gt 0 ]; do
+  mount -t tmpfs -o size=$shared,mode=1777 jig-tmp "$1"; shift; writable=$((writable - 1))
+done
+mount -t tmpfs -o size=$shared,mode=1777 jig-shm /dev/shm
 if [ -d /dev/mqueue ]; then mount -t mqueue jig-mqueue /dev/mqueue; fi
 mount -t tmpfs -o size=$scratch,mode=0700 jig-scratch /tmp
 cp -R -T . /tmp
@@ -246,49 +256,84 @@ cd "$workdir" && unset OLDPWD
 exec setpriv --inh-caps=-all --bounding-set=-all --securebits={_SECUREBITS} --no-new-privs \\
   -- /bin/sh -c '"$@"; exit $?' jig-init "$@"
 """
+# What of the host's top folders the unshare route keeps in view: the system's own, and the
+# ones it replaces with tmpfs of its own (/tmp) or that hold no user's files (/proc, /dev).
+_SHOWN_TOPS = frozenset(
+    {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "proc", "dev", "sys"}
+    | {"tmp", "run", "var"}
+)
 
 
-class Unshare(Route):
-    """unshare(1) in a user namespace of the run's own, as the invoker (or as nobody)."""
+def _hidden_from(job: Job) -> list[str]:
+    """The host folders an unshare run covers with an empty tmpfs (and files with /dev/null):
+    every top folder but the system's (homes, /root, /work, /opt, /srv, /mnt, …), and in a
+    top folder that holds a path of the job's view (an interpreter under /root/.pyenv),
+    everything else in it."""
+    needed = [Path(os.path.realpath(path)) for path in (*job.view.read_only, *job.view.writable)]
+    hidden: list[str] = []
+    for top in _folders(Path("/")):
+        if top.name in _SHOWN_TOPS:
+            continue
+        if not any(path.is_relative_to(top) for path in needed):
+            hidden.append(str(top))
+            continue
+        hidden += [
+            str(child)
+            for child in _folders(top)
+            if not any(path.is_relative_to(child) for path in needed)
+        ]
+    return hidden
 
+
+def _world_writable() -> list[str]:
+    """The folders anyone may write in the system's /var and /run, two levels deep
+    (/var/tmp, /var/crash, /run/lock, …): each gets a private tmpfs, so nothing a run writes
+    there outlives it (/tmp and /dev/shm have their own)."""
+    found: list[str] = []
+    for top in (Path("/var"), Path("/run")):
+        for folder in _folders(top):
+            for candidate in (folder, *_folders(folder)):
+                with contextlib.suppress(OSError):
+                    info = candidate.lstat()
+                    if stat.S_ISDIR(info.st_mode) and info.st_mode & stat.S_IWOTH:
+                        found.append(str(candidate))
+    return found
+
+
+def _folders(parent: Path) -> list[Path]:
+    """The real folders and regular files in `parent` (never a link: mounting over one
+    would follow it); a file is covered by /dev/null."""
+    try:
+        entries = sorted(os.scandir(parent), key=lambda entry: entry.name)
+    except OSError:
+        return []
+    return [
+        Path(entry.path)
+        for entry in entries
+        if entry.is_dir(follow_symlinks=False) or entry.is_file(follow_symlinks=False)
+    ]
+
+
+class UnshareRoot(Route):
+    """unshare(1), run as the host's nobody, in a user namespace of the run's own."""
+
+    name = "unshare-root"
     signal_as_status = True
     cap_mechanisms = (CGROUP, RLIMIT)
-
-    def scratch(self, stage: Path) -> Path:
-        return Path("/tmp")
-
-    def command(
-        self, inner: Sequence[str], job: Job, stage: Path, seccomp_fd: int | None = None
-    ) -> list[str]:
-        scratch = job.limits.scratch_mb * MB + sum(len(data) for data in job.view.inputs.values())
-        workdir = str(job.view.workdir or self.scratch(stage))
-        sizes = [str(scratch), str(job.limits.scratch_mb * MB), workdir]
-        return [
-            *self.drop(),
-            "unshare",
-            "--user",
-            "--map-root-user",
-            *_UNSHARE_NS,
-            "--",
-            *("/bin/sh", "-c", _INIT, "jig-setup", *sizes, *inner),
-        ]
-
-    def drop(self) -> list[str]:
-        """What runs unshare as the user the program is to be."""
-        return []
-
-
-class UnshareRoot(Unshare):
-    name = "unshare-root"
     holds_as_root = True
-    files = "every file of the host that nobody may read, and every one it may write"
+    files = (
+        "only world-readable files of the system folders and the job's own paths (every "
+        "other top folder, homes and /root included, covered by an empty tmpfs)"
+    )
     as_root = (
         "the host's nobody, in its own user namespace with no capabilities; a new session "
         "keyring, private IPC"
     )
     isolates = (
         "network, host processes, IPC and hostname; runs as nobody with no capabilities "
-        "(only world-readable files); host /tmp, /var/tmp and /dev/shm (private sized tmpfs)"
+        "(only world-readable files); every folder but the system's and the job's hidden; "
+        "host /tmp, /dev/shm and every world-writable folder of /var and /run (private sized "
+        "tmpfs)"
     )
 
     def unavailable(self) -> str | None:
@@ -299,40 +344,45 @@ class UnshareRoot(Unshare):
                 return f"{program} is not installed (util-linux)"
         return None
 
+    def scratch(self, stage: Path) -> Path:
+        return Path("/tmp")
+
     def prepare(self, stage: Path) -> None:
         for path in (stage, *stage.iterdir()):
             os.chown(path, NOBODY, NOBODY)
 
-    def drop(self) -> list[str]:
+    def command(
+        self, inner: Sequence[str], job: Job, stage: Path, seccomp_fd: int | None = None
+    ) -> list[str]:
+        scratch = job.limits.scratch_mb * MB + sum(len(data) for data in job.view.inputs.values())
+        workdir = str(job.view.workdir or self.scratch(stage))
+        hidden, writable = _hidden_from(job), _world_writable()
+        sizes = [str(scratch), str(job.limits.scratch_mb * MB), workdir]
+        sizes += [str(len(hidden)), str(len(writable))]
         return [
             "setpriv",
             f"--reuid={NOBODY}",
             f"--regid={NOBODY}",
             "--clear-groups",
-            "--pdeathsig=KILL",  # a uid change clears it: unshare dies with jig
+            "--pdeathsig=KILL",  # a uid change clears jig's: unshare dies with jig
             "--",
+            "unshare",
+            "--user",
+            "--map-root-user",
+            *_UNSHARE_NS,
+            "--",
+            *("/bin/sh", "-c", _INIT, "jig-setup", *sizes, *hidden, *writable, *inner),
         ]
 
 
-class UnshareUserns(Unshare):
-    name = "unshare-userns"
-    files = "every file of the host the invoking user may read or write"
-    as_root = "not used as root (it would keep root's file access): unshare-root applies"
-    isolates = (
-        "network, host processes, IPC and hostname; no capabilities; host /tmp, /var/tmp "
-        "and /dev/shm (private sized tmpfs); files: the invoking user's own rights"
-    )
-
-    def unavailable(self) -> str | None:
-        if os.geteuid() == 0:
-            return (
-                "jig runs as root, where this route would keep root's file access; "
-                "unshare-root applies"
-            )
-        for program in ("unshare", "setpriv"):
-            if shutil.which(program) is None:
-                return f"{program} is not installed (util-linux)"
-        return None
+# Without root, unshare(1) could only run the program as the invoking user, with every file
+# that user may read or write (their SSH keys and tokens, ~/.bashrc, git hooks): no user
+# reading a verdict expects a witness to reach those, so there is no such route; bubblewrap,
+# whose view holds only the system folders and the job's own paths, is the one to install.
+NO_USERNS_ROUTE = (
+    "without root, jig has no unshare route (it would leave the checker every file the "
+    "invoking user may read or write); install bubblewrap (apt-get install bubblewrap)"
+)
 
 
 class SandboxExec(Route):
@@ -373,7 +423,7 @@ class Unisolated(Route):
     uncapped = "no isolation: nothing caps the program's processes"
 
 
-ROUTES: tuple[Route, ...] = (Bubblewrap(), UnshareRoot(), UnshareUserns(), SandboxExec())
+ROUTES: tuple[Route, ...] = (Bubblewrap(), UnshareRoot(), SandboxExec())
 NONE = Unisolated()
 
 

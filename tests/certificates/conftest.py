@@ -1,10 +1,9 @@
 """Real sandboxes for the certificate tests: one runner per isolation route that works here.
 
 A route that cannot run on this machine is skipped with the probe's reason, never faked.
-`unshare-userns` refuses to run for root, so as root it is exercised by running the checker
-from a helper started as nobody (with the system interpreter, which nobody can read);
-`bubblewrap-as-nobody` runs bubblewrap the same way, so that each hostile test holds both as
-root and as an unprivileged user.
+`bubblewrap-as-nobody` runs bubblewrap from a helper started as nobody (with the system
+interpreter, which nobody can read), so that each hostile test holds both as root and as an
+unprivileged user. (There is no unshare route without root: `routes.NO_USERNS_ROUTE`.)
 """
 
 from __future__ import annotations
@@ -44,9 +43,6 @@ class Runner:
 
     route: str
     run: Callable[..., dict[str, Any]]
-    # False where the route leaves the checker the test user's own file access (unshare-userns
-    # started by that user): the file tests then have nothing to assert.
-    protects_files: bool = True
     # What caps a run's processes through this runner, as the route's probe verified; None
     # where nothing does (`processes_note` says why).
     processes_cap: str | None = None
@@ -119,7 +115,7 @@ def _readable_by_everyone(path: Path) -> bool:
 def _runner_for(param: str) -> Runner:
     """A runner through the route `param` names, or a skip with the reason it cannot run."""
     route = param.removesuffix(AS_NOBODY)
-    if (route == "unshare-userns" and os.geteuid() == 0) or param.endswith(AS_NOBODY):
+    if param.endswith(AS_NOBODY):
         if os.geteuid() != 0:
             pytest.skip(f"{param}: only root can start the helper as nobody")
         if shutil.which("setpriv") is None or not SYSTEM_PYTHON.exists():
@@ -142,7 +138,6 @@ def _runner_for(param: str) -> Runner:
             return Runner(
                 route,
                 _in_process(route, python),
-                protects_files=route != "unshare-userns",
                 processes_cap=cap.mechanism,
                 processes_note=cap.why,
             )
@@ -151,13 +146,7 @@ def _runner_for(param: str) -> Runner:
 
 
 AS_NOBODY = "-as-nobody"
-ISOLATING = (
-    "bubblewrap",
-    f"bubblewrap{AS_NOBODY}",
-    "unshare-root",
-    "unshare-userns",
-    "sandbox-exec",
-)
+ISOLATING = ("bubblewrap", f"bubblewrap{AS_NOBODY}", "unshare-root", "sandbox-exec")
 
 
 @pytest.fixture(params=ISOLATING)

@@ -1,10 +1,10 @@
 """Run one checker through a forced route as the unprivileged user this is started as.
 
-Started by the tests under `setpriv --reuid=65534` with the system interpreter, so the
-`unshare-userns` route (which refuses to run for root) is exercised for real. Reads a request
-{repo, path, checker, witness, limits, route, python} from the JSON file named by argv[1]
-(`path`: a folder of extra modules, the seccomp binding) and prints the outcome as one JSON
-object.
+Started by the tests under `setpriv --reuid=65534` with the system interpreter, so that
+bubblewrap is exercised for real as an unprivileged user (and as root by test_killed).
+Reads a request {repo, path, checker, witness, limits, route, python} from the JSON file
+named by argv[1] (`path`: a folder of extra modules, the seccomp binding) and prints the
+outcome as one JSON object.
 """
 
 import dataclasses

@@ -22,7 +22,7 @@ from jigcli.sandbox import cgroups
 
 from .conftest import HOSTILE, REPO, SMALL, SYSTEM_PYTHON
 
-ROUTES = ("bubblewrap", "unshare-root", "bubblewrap-as-nobody", "unshare-userns-as-nobody")
+ROUTES = ("bubblewrap", "unshare-root", "bubblewrap-as-nobody")
 HELPER = Path(__file__).with_name("run_as_nobody.py")
 
 

@@ -5,7 +5,9 @@ that nothing escaped (no connection arrives, no file is read or written, no proc
 import json
 import os
 import secrets
+import shutil
 import socket
+import tempfile
 import threading
 import time
 from dataclasses import replace
@@ -16,7 +18,7 @@ import pytest
 from jigcli.certificates import isolation
 from jigcli.sandbox import cgroups, environment
 
-from .conftest import SMALL
+from .conftest import REPO, SMALL
 
 
 def _token() -> str:
@@ -38,8 +40,6 @@ def test_a_checker_cannot_reach_a_listener_on_the_host_loopback(through):
 
 
 def test_a_checker_cannot_read_a_canary_outside_its_scratch(through, protected_dir):
-    if not through.protects_files:
-        pytest.skip(f"{through.route} keeps the invoking user's own file access")
     canary = protected_dir / "canary"
     canary.write_text("canary-secret-7c1f")
     canary.chmod(0o600)
@@ -48,9 +48,43 @@ def test_a_checker_cannot_read_a_canary_outside_its_scratch(through, protected_d
     assert "canary-secret-7c1f" not in json.dumps(outcome)
 
 
+def test_a_checker_cannot_read_a_world_readable_token_beside_the_repo(through):
+    """A checkout's `.git/config` with a token, readable by everyone: the unshare route runs
+    as nobody, which may read it, so it must not be in view at all (every top folder but the
+    system's is covered), as bubblewrap never shows it."""
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="jig-checkout-", dir=REPO.parent))
+    except OSError:
+        pytest.skip(f"cannot make a folder beside {REPO}")
+    try:
+        folder.chmod(0o755)
+        (folder / ".git").mkdir(mode=0o755)
+        config = folder / ".git" / "config"
+        config.write_text("[http]\n\textraheader = AUTHORIZATION: basic token-5e3a9\n")
+        config.chmod(0o644)
+        outcome = through("read_canary.py", json.dumps({"path": str(config)}).encode())
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert outcome["reason"] == "invalid_witness"
+    assert "token-5e3a9" not in json.dumps(outcome)
+
+
+def test_a_checker_leaves_nothing_in_the_hosts_world_writable_folders(through):
+    """/var/tmp, /run/lock, a /var/crash: anyone may write there, nobody included; what a
+    run writes must not outlive it."""
+    made = Path(tempfile.mkdtemp(prefix="jig-world-", dir="/var"))  # like /var/crash
+    made.chmod(0o1777)
+    token = _token()
+    folders = [made, *(Path(p) for p in ("/var/tmp", "/run/lock", "/tmp", "/dev/shm"))]
+    targets = [str(folder / token) for folder in folders if folder.is_dir()]
+    try:
+        through("write_outside.py", json.dumps({"paths": targets}).encode())
+        assert [target for target in targets if Path(target).exists()] == []
+    finally:
+        shutil.rmtree(made, ignore_errors=True)
+
+
 def test_a_checker_cannot_write_outside_its_scratch(through, protected_dir):
-    if not through.protects_files:
-        pytest.skip(f"{through.route} keeps the invoking user's own file access")
     target = protected_dir / "escaped"
     outcome = through("write_outside.py", json.dumps({"paths": [str(target)]}).encode())
     assert outcome["reason"] == "invalid_witness"

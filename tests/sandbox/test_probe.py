@@ -13,7 +13,7 @@ TRIVIAL = isolation.probe_job(isolation.default_python())
 def test_describe_reports_every_route_with_a_reason_when_it_cannot_run():
     report = probe.describe(TRIVIAL)
     names = [row["name"] for row in report["routes"]]
-    assert names == ["bubblewrap", "unshare-root", "unshare-userns", "sandbox-exec"]
+    assert names == ["bubblewrap", "unshare-root", "sandbox-exec"]
     for row in report["routes"]:
         assert row["ok"] is (row["why"] is None)
         assert row["probed"] is row["available"]
@@ -57,14 +57,13 @@ def test_a_job_that_needs_its_files_confined_gets_only_a_route_that_confines_the
     assert probe.choose(TRIVIAL, confining=True) is route_named("bubblewrap")
     assert probe.choose(TRIVIAL, only="unshare-root", confining=True) is None
     assert probe.choose(TRIVIAL, only="unshare-root") is route_named("unshare-root")
-    assert probe.choose(TRIVIAL, only="unshare-userns", confining=True, allow_none=True) is NONE
+    assert probe.choose(TRIVIAL, only="unshare-root", confining=True, allow_none=True) is NONE
 
 
 def test_the_refusal_of_a_confined_job_says_which_routes_do_not_confine_files(monkeypatch):
     monkeypatch.setattr(probe, "probe", lambda route, job: "bwrap is not installed")
     said = probe.refusal(TRIVIAL, confining=True)
     assert "bubblewrap: bwrap is not installed" in said
-    assert "unshare-userns: does not confine a program's files" in said
     assert "unshare-root: does not confine a program's files" in said
 
 
@@ -72,3 +71,15 @@ def test_describe_says_for_each_route_whether_it_confines_files():
     rows = {row["name"]: row["files"] for row in probe.describe(TRIVIAL)["routes"]}
     assert [name for name, files in rows.items() if files["confined"]] == ["bubblewrap"]
     assert all(files["why"] for files in rows.values())
+
+
+def test_without_root_no_route_leaves_the_checker_the_users_own_files(monkeypatch):
+    """The decision of issue 22: unshare without root would run the checker with the
+    invoking user's SSH keys, tokens and ~/.bashrc, so there is no such route; the refusal
+    names what to install instead."""
+    monkeypatch.setattr(probe.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(probe, "probe", lambda route, job: "bwrap is not installed")
+    with pytest.raises(ValueError):
+        route_named("unshare-userns")
+    said = probe.refusal(TRIVIAL)
+    assert "apt-get install bubblewrap" in said and "invoking user" in said
