@@ -58,6 +58,36 @@ def summary(report: Report) -> str:
     return f"{verdict_words(VERIFIER, worst_one.verdict)} · {count} of {len(rows)}"
 
 
+def located_words(report: Report) -> str | None:
+    """Where the blueprint's names were found, in a project: "Lean names: 5 in the project,
+    1 only in a package it requires, 3 in no source here (A, B, C)"; None outside a project."""
+    if report.paper.project is None:
+        return None
+    found: dict[str, str] = {}
+    for row in report.rows:
+        for pair, _ in row.decls:
+            if pair.found != "sibling":
+                found.setdefault(pair.decl_name, pair.found)
+    if not found:
+        return None
+    counts = {kind: sum(f == kind for f in found.values()) for kind in _LOCATED}
+    parts = [f"{n} {_LOCATED[kind]}" for kind, n in counts.items() if n]
+    nowhere = [name for name, kind in found.items() if kind == "nowhere"]
+    if nowhere:
+        shown = ", ".join(nowhere[:5]) + (
+            f" and {len(nowhere) - 5} more" if len(nowhere) > 5 else ""
+        )
+        parts[-1] += f" ({shown}: Lean's core, a package not fetched, or a typo)"
+    return "Lean names: " + ", ".join(parts)
+
+
+_LOCATED = {
+    "project": "in the project",
+    "dependency": "only in a package it requires",
+    "nowhere": "in no source here",
+}
+
+
 # -- for a person --------------------------------------------------------------------------
 
 
@@ -88,6 +118,9 @@ def show(report: Report) -> None:
         title = heading(statement.kind, statement.number, statement.title)
         said = f"{title} uses {label}, which no \\label defines"
         console.print(result_line(shown_path(place.file), place.line, "warn", said))
+    located = located_words(report)
+    if located:
+        console.print(f"[dim]{escape(located)}[/]")
     console.print(f"{mark(report.worst_status)} {escape(summary(report))}")
     if report.engine:
         shown = ", ".join(shown_path(path) for path in report.evidence)

@@ -267,6 +267,12 @@ def test_names_in_modules_only_the_root_s_imports_reach_are_located_and_checked(
         "def:double": "proved", "lem:core": "proved", "lem:deep": "proved",
         "lem:tool": "proved", "lem:algebra": "proved", "thm:elsewhere": "error",
     }  # fmt: skip
+    lean_check.run(project / "blueprint" / "src" / "print.tex", as_json=False, watch=False)
+    assert (
+        "Lean names: 4 in the project, 1 only in a package it requires, 3 in no source here "
+        "(Closure.orphan_fact, Dep.unused, Nat.add_comm: Lean's core, a package not fetched, "
+        "or a typo)"
+    ) in " ".join(capsys.readouterr().out.split())
 
 
 def test_the_graph_is_the_one_leanblueprint_draws_by_its_rules(
