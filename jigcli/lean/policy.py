@@ -690,6 +690,9 @@ _BORING_MULTI = "|".join(
 # there is looked at too); the bulk skip stops at exactly these.
 _NAMED_AHEAD = rf"[ \t\r\n]*+(?:/-|--|[{ID_FIRST}«][^\s():]*+[ \t\r\n]*+(?::=|/-|--))"
 _NAMED_AHEAD_RE = re.compile(_NAMED_AHEAD)
+_PLAIN_NAMED = re.compile(
+    rf"[ \t]*+([{ID_FIRST}][{ID_REST}]*+(?:\.[{ID_FIRST}][{ID_REST}]*+)*+)[ \t]*+:="
+)
 # How far back the scan looks for the tactic a group belongs to and for the start of its line;
 # a bound keeps each look constant-time, so a file of many groups scans in linear time.
 _WINDOW = 400
@@ -1282,12 +1285,18 @@ class _Scan:
     def named_group(self, start: int, end: int) -> None:
         """`(name := value)` at `start`: where it configures a tactic, the value must be a
         literal; where it is a named argument, its value is code like any other."""
-        kind, name_start, name_end = self.next_token(end)
-        option = self.text[name_start:name_end]
-        assign, _, value_start = self.next_text(name_end)
-        if kind not in _WORDLIKE or assign != ":=" or option in _TACTIC_VALUED:
+        plain = _PLAIN_NAMED.match(self.text, end)  # the common spelling, read at once
+        if plain is not None:
+            option, value_start = plain.group(1), plain.end()
+        else:
+            kind, name_start, name_end = self.next_token(end)
+            option = self.text[name_start:name_end]
+            assign, _, value_start = self.next_text(name_end)
+            if kind not in _WORDLIKE or assign != ":=":
+                return
+        if option in _TACTIC_VALUED or not _configuration_position(self.text, start):
             return
-        if not _configuration_position(self.text, start):
+        if _PLAIN_LITERAL.match(self.text, value_start):  # the common spelling, read at once
             return
         value = self.group(value_start, ")", limit=_GROUP_LOOKAHEAD, nested=True)
         if value is None or not _literal_value(option, value[0]):
@@ -1366,6 +1375,15 @@ _QUOTE_OR_ESCAPE = re.compile(r'["\\]')
 # What `%` glued to a name is followed by when it is the modulo operator: an operand.
 _GLUED_OPERAND = re.compile(rf"[0-9({ID_FIRST}]")
 _NUMBER = re.compile(r"[0-9][0-9_]*")
+# A literal value or `{ field := literal, … }` then `)`, without comments: what `_literal_value`
+# accepts, read by one pattern (anything else goes through the token reader).
+_ATOM = "(?:true|false|[0-9][0-9_]*+|\\.(?:{}))(?![{}])".format(
+    "|".join(sorted(_ENUM_CONSTRUCTORS)), ID_REST
+)
+_FIELD = rf"[{ID_FIRST}][{ID_REST}]*+\s*+:=\s*+{_ATOM}"
+_PLAIN_LITERAL = re.compile(
+    rf"\s*+(?:{_ATOM}|\{{\s*+(?:{_FIELD}(?:\s*+,?\s*+{_FIELD})*+)?\s*+\}})\s*+\)"
+)
 
 
 def _literal(tokens: list[str]) -> bool:
