@@ -55,6 +55,7 @@ class Limits:
     address_space_mb: int | None = None
     file_size_mb: int | None = None
     processes: int | None = None
+    open_files: int | None = None  # RLIMIT_NOFILE: with the process cap, bounds its sockets
     no_core: bool = True
     # Cgroup folders the child joins before `exec` (one per cgroup v1 hierarchy, or one v2
     # folder), so their limits (`pids.max`, memory) bind it and everything it starts.
@@ -80,6 +81,8 @@ class Limits:
             pairs.append((resource.RLIMIT_FSIZE, self.file_size_mb * 1024 * 1024))
         if self.processes is not None:
             pairs.append((resource.RLIMIT_NPROC, self.processes))
+        if self.open_files is not None:
+            pairs.append((resource.RLIMIT_NOFILE, self.open_files))
         if self.no_core:
             pairs.append((resource.RLIMIT_CORE, 0))
         return pairs

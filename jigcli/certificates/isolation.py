@@ -24,6 +24,9 @@ from jigcli.sandbox.job import Job, Limits, View
 from jigcli.sandbox.routes import Route
 
 CHECKER_NAME = "checker.py"
+# A checker reads a witness and prints a line: a few descriptors. Bounded, so that sockets
+# (and their kernel buffers) are too where no memory cgroup counts them.
+CHECKER_OPEN_FILES = 64
 WITNESS_NAME = "witness"
 # -S: no site (standard library only, and a faster start); -B: write no bytecode.
 PYTHON_FLAGS = ("-S", "-B")
@@ -119,6 +122,7 @@ def sandbox_limits(limits: CertLimits, wall_sec: float) -> Limits:
         processes=limits.processes,
         memory_mb=limits.memory_mb,
         cpu_kill=True,  # past its CPU limit a checker says nothing more (`checker.judge`)
+        open_files=CHECKER_OPEN_FILES,
     )
 
 

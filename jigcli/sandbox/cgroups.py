@@ -86,11 +86,37 @@ def unavailable(mechanism: str) -> str | None:
     return None
 
 
+# What no memory cgroup bounds as a whole, and what bounds it instead (per process).
+UNBOUNDED_WITHOUT_CGROUP = (
+    "without a memory cgroup only each process is bounded (RLIMIT_AS, RLIMIT_NOFILE, the tmpfs "
+    "sizes): socket and pipe buffers, and kernel objects (inodes, dentries), are not counted "
+    "against the run's memory"
+)
+UNCHARGED_ON_V1 = (
+    "cgroup v1: kernel memory (slab: the inodes and dentries of an inode flood) is not charged "
+    "to the limit here; cgroup v2's memory.max charges it"
+)
+
+
 def memory_cap() -> MemoryCap:
+    """Whether runs' memory is capped as a whole here, and in words what is and is not."""
     point = hierarchy(MEMORY)
     if point is None:
-        return MemoryCap(False, "no writable cgroup hierarchy with the memory controller")
-    return MemoryCap(True, f"a memory cgroup made for the run, under {point}, with no swap")
+        return MemoryCap(
+            False,
+            "no writable cgroup hierarchy with the memory controller; " + UNBOUNDED_WITHOUT_CGROUP,
+        )
+    said = f"a memory cgroup made for each run, with no swap, {placement(MEMORY)}"
+    if not (point / "memory.max").exists() and not _v2_below(point):
+        said += f"; {UNCHARGED_ON_V1}"
+    return MemoryCap(True, said)
+
+
+def _v2_below(point: Path) -> bool:
+    """Whether `point` lies in a cgroup v2 hierarchy (its cgroups have memory.max)."""
+    return any(
+        mount.v2 and point.is_relative_to(mount.point) for mount in mounts(_mountinfo(), MEMORY)
+    )
 
 
 def prlimit() -> str | None:

@@ -159,6 +159,7 @@ def execute(route: Route, job: Job, cap: str | None = None) -> Execution:
                     fresh_keyring=route.fresh_keyring,
                     parent_death=True,
                     cpu_kill=limits.cpu_kill,
+                    open_files=limits.open_files,
                 ),
                 output_cap=limits.output_bytes,
                 pass_fds=tuple(fd for fd in (filter_fd, info_fd) if fd is not None),

@@ -37,6 +37,9 @@ class Limits:
     memory_mb: int | None = None
     # SIGKILL at the CPU limit, with no SIGXCPU first (`jigcli.process.Limits.cpu_kill`).
     cpu_kill: bool = False
+    # The descriptors each process may hold (RLIMIT_NOFILE); None: as inherited. Where no
+    # memory cgroup counts socket buffers, this times the process cap is what bounds them.
+    open_files: int | None = None
 
 
 @dataclass(frozen=True)

@@ -242,7 +242,7 @@ _INIT = f"""set -e
 scratch=$1 shared=$2 workdir=$3 hidden=$4 writable=$5; shift 5
 while [ "$hidden" -gt 0 ]; do
   if [ -d "$1" ]; then mount -t tmpfs -o size={HIDDEN_SIZE},mode=0555,ro jig-hidden "$1"
-  else mount --bind /dev/null "$1"; fi
+  elif [ -e "$1" ]; then mount --bind /dev/null "$1"; fi  # else out of nobody's reach
   shift; hidden=$((hidden - 1))
 done
 while [ "$writable" -gt 0 ]; do

@@ -4,8 +4,10 @@ It refuses the system calls a sandboxed program never needs and an attacker reac
 the kernel keyrings (the invoker's keys), io_uring (a second system-call interface the
 filter cannot see into), BPF, perf, ptrace and cross-process memory access, every way to
 mount or to enter or make namespaces, module loading, kexec, reboot, swap, clock and
-accounting changes. Each refused call fails with EPERM (ENOSYS for `clone3` and io_uring,
-so that a C library falls back to `clone` and plain reads); everything else is allowed.
+accounting changes; and every socket family but local and IP ones (`SOCKET_FAMILIES`: vsock
+is not namespaced). Each refused call fails with EPERM (ENOSYS for `clone3` and io_uring,
+so that a C library falls back to `clone` and plain reads; EAFNOSUPPORT for a socket
+family); everything else is allowed.
 
 `clone` is allowed unless its flags ask for a namespace; `clone3` passes its flags in
 memory a filter cannot read, so it is refused as unknown, which glibc answers with `clone`.
@@ -93,6 +95,20 @@ CLONE_NAMESPACES = (
     0x00000080,  # CLONE_NEWTIME
 )
 
+# The socket families a sandboxed program may make: local sockets, and IP inside its own
+# empty network namespace. Every other family reaches something the network namespace does
+# not hold: AF_VSOCK shares the host's port space (on a VM, a channel to the hypervisor),
+# AF_NETLINK, AF_PACKET, AF_ALG, AF_KEY, Bluetooth, … talk to the kernel or hardware. They
+# fail with EAFNOSUPPORT, as on a kernel built without them, so libraries fall back.
+SOCKET_FAMILIES = (
+    1,  # AF_UNIX
+    2,  # AF_INET
+    10,  # AF_INET6
+)
+# Every family number the kernel has had (AF_MAX is 46 in Linux 6.x); those from here on
+# are refused by one rule.
+FAMILY_LIMIT = 46
+
 _built: list[bytes | str] = []
 _lock = threading.Lock()
 
@@ -137,6 +153,12 @@ def _filter(seccomp: Any) -> Any:
         _refuse(rules, seccomp.ERRNO(errno.EPERM), name)
     for name in UNKNOWN:
         _refuse(rules, seccomp.ERRNO(errno.ENOSYS), name)
+    for call in ("socket", "socketpair"):
+        refused = seccomp.ERRNO(errno.EAFNOSUPPORT)
+        for family in range(FAMILY_LIMIT):
+            if family not in SOCKET_FAMILIES:
+                rules.add_rule(refused, call, seccomp.Arg(0, seccomp.EQ, family))
+        rules.add_rule(refused, call, seccomp.Arg(0, seccomp.GE, FAMILY_LIMIT))
     for flag in CLONE_NAMESPACES:
         rules.add_rule(
             seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag)

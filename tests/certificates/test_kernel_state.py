@@ -151,3 +151,30 @@ def test_ctrl_c_during_jig_verify_leaves_no_cgroup_or_process_behind(tmp_path, h
     ours = f"jig-sandbox-{jig.pid}-*"
     points = {cgroups.hierarchy(c) for c in (cgroups.PIDS, cgroups.MEMORY)} - {None}
     assert [path for point in points for path in point.glob(ours)] == []
+
+
+REFUSED_FAMILIES = {
+    "AF_VSOCK": 40,  # not namespaced: the host's vsock port space
+    "AF_NETLINK": 16,
+    "AF_PACKET": 17,
+    "AF_KEY": 15,
+    "AF_ALG": 38,
+    "AF_BLUETOOTH": 31,
+    "AF_XDP": 44,
+    "past AF_MAX": 200,
+}
+ALLOWED_FAMILIES = {"AF_UNIX": 1, "AF_INET": 2, "AF_INET6": 10}
+
+
+def test_bubblewrap_refuses_every_socket_family_but_local_and_ip(through_bubblewrap):
+    if seccomp.unavailable():
+        pytest.skip(f"no seccomp filter here: {seccomp.unavailable()}")
+    families = {**REFUSED_FAMILIES, **ALLOWED_FAMILIES}
+    witness = json.dumps({"families": families}).encode()
+    outcome = through_bubblewrap("socket_families.py", witness)
+    assert outcome["reason"] == "ok", outcome["detail"]
+    said = json.loads(outcome["canonical"])
+    assert {name: said[name] for name in REFUSED_FAMILIES} == dict.fromkeys(
+        REFUSED_FAMILIES, "EAFNOSUPPORT"
+    )
+    assert all(said[name] == "done" for name in ALLOWED_FAMILIES), said

@@ -339,3 +339,14 @@ def test_bubblewraps_orphaned_init_comes_back_to_jig_and_is_reaped(through_bubbl
     through_bubblewrap("accept.py", b"w")
     # Reaped by jig: it was jig's child by adoption (not the machine init's, never reaped).
     assert reaped and all(done for _, done in reaped), reaped
+
+
+def test_a_checker_holds_at_most_its_share_of_descriptors(through):
+    """RLIMIT_NOFILE, so that sockets and their kernel buffers are bounded per process even
+    where no memory cgroup counts them."""
+    from jigcli.certificates.isolation import CHECKER_OPEN_FILES
+
+    outcome = through("open_many.py", b"1000")
+    assert outcome["reason"] == "invalid_witness"
+    opened = int(outcome["checker_reason"].split()[1])
+    assert opened < CHECKER_OPEN_FILES

@@ -133,3 +133,14 @@ def test_own_cgroup_is_read_from_proc_self_cgroup_for_v1_and_v2():
     assert cgroups.own_folder(v2, "memory", own) == Path("/sys/fs/cgroup/user.slice/jig.scope")
     assert cgroups.own_folder(container, "memory", own) == Path("/sys/fs/cgroup/memory/job-7")
     assert cgroups.own_folder(v1, "cpu", own) is None
+
+
+def test_the_memory_cap_says_where_runs_go_and_what_it_does_not_charge():
+    said = cgroups.memory_cap().why
+    point = cgroups.hierarchy(cgroups.MEMORY)
+    if point is None:
+        assert "socket and pipe buffers" in said and "kernel objects" in said
+        return
+    assert str(point) in said
+    v1 = not (point / "memory.max").exists()
+    assert ("cgroup v1: kernel memory" in said) is v1
