@@ -704,6 +704,7 @@ _OPENER_OF = {")": "(", "]": "["}
 _TACTIC_SEPARATORS = ("by", ";", "<;>", "·", "=>", "|", "<|>", "{")
 # ... as whole tokens: `by` not the end of `hby`, `|` not the end of `<|` or `||`.
 _SEPARATOR_AT_END = re.compile(rf"(?:(?<![{ID_REST}])by|(?<![<|])\||<\|>|<;>|;|·|=>|\{{)\Z")
+_LAMBDA_AT_END = re.compile(rf"(?:(?<![{ID_REST}])fun|λ)[^\n|]*(?:=>|↦)\Z")
 _TACTIC_COMBINATORS = frozenset(
     {
         *("try", "repeat", "repeat'", "all_goals", "any_goals", "focus", "first", "iterate"),
@@ -752,6 +753,8 @@ def _tactic_start(text: str, pos: int) -> bool:
     before = before.rstrip()
     if not before:
         previous = text[max(0, line_start - _WINDOW) : line_start].rstrip()
+        if _LAMBDA_AT_END.search(previous):  # `fun x =>` then the body on the next line
+            return False
         return not previous.endswith(_CONTINUATIONS) or previous.endswith(("<;>", "=>"))
     if _SEPARATOR_AT_END.search(before) or before == ".":
         return True

@@ -634,6 +634,8 @@ def test_policy_ignores_forbidden_words_that_are_not_code(source: str):
         pytest.param("by\n  exact\n    foo (n := k)", id="continuation-after-exact"),
         pytest.param("le_trans (b := c)\n  h₁ h₂", id="term-mode"),
         pytest.param(":=\n  le_trans (b := c) h₁ h₂", id="term-mode-next-line"),
+        pytest.param("fun x hx =>\n    le_trans (b := f x) hx h", id="lambda-body-next-line"),
+        pytest.param("by\n  refine fun x ↦\n    le_trans (b := f x) ?_ h", id="maps-to"),
         pytest.param("⟨foo (n := k), bar (m := j)⟩", id="anonymous-constructor"),
         pytest.param("by\n  rw [foo (n := k)]", id="rewrite-rule"),
     ],
