@@ -489,7 +489,12 @@ _GROUP_POSSESSIVE = re.compile(r"\)(?:[*+?]|\{\d*,?\d*\})\+")
 
 
 @pytest.mark.parametrize(
-    "source", ["jigcli/lean/lexer.py", "jigcli/lean/policy.py", "jigcli/pose/statement.py"]
+    "source",
+    [
+        "jigcli/lean/lexer.py",
+        *(f"jigcli/lean/policy/{name}.py" for name in ("positions", "scan", "skip", "tables")),
+        "jigcli/pose/statement.py",
+    ],
 )
 def test_no_pattern_repeats_a_group_possessively(source):
     text = (Path(__file__).resolve().parents[2] / source).read_text(encoding="utf-8")

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jigcli.lean import policy
 from jigcli.lean.lexer import ID_FIRST, ID_REST, KEYWORDS, Lexer
 from jigcli.lean.policy import (
     ALLOWED_ATTRIBUTES,
@@ -23,6 +22,7 @@ from jigcli.lean.policy import (
     _Scan,
     scan,
     scan_file,
+    tables,
 )
 from jigcli.pose.statement import statement_problems
 
@@ -881,7 +881,7 @@ def test_an_unknown_import_root_names_the_allowed_ones():
 def test_module_system_import_forms_are_judged_by_their_root(
     monkeypatch: pytest.MonkeyPatch,
 ):
-    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", True)
+    monkeypatch.setattr(tables, "MODULE_SYSTEM_ACCEPTED", True)
     source = "import all Mathlib.A\npublic import Statements.S001\nmeta import Lean.Elab\n"
     assert found(source) == {(2, "import Statements.S001"), (3, "import Lean.Elab"), (3, "meta")}
 
@@ -896,7 +896,7 @@ MODULE_FILE = (
 def test_the_module_system_is_refused_with_a_way_out_when_switched_off(
     monkeypatch: pytest.MonkeyPatch,
 ):
-    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", False)
+    monkeypatch.setattr(tables, "MODULE_SYSTEM_ACCEPTED", False)
     assert found(MODULE_FILE) == {
         (1, "module"),
         (3, "public import"),
@@ -908,7 +908,7 @@ def test_the_module_system_is_refused_with_a_way_out_when_switched_off(
 
 
 def test_the_module_system_is_accepted_since_the_judge_reads_every_part():
-    assert policy.MODULE_SYSTEM_ACCEPTED
+    assert tables.MODULE_SYSTEM_ACCEPTED
     assert found(MODULE_FILE) == set()
 
 
@@ -917,7 +917,7 @@ def test_the_module_system_is_accepted_since_the_judge_reads_every_part():
     ["meta def f : ℕ := 0", "meta section\nend", "public meta def f : ℕ := 0"],
 )
 def test_meta_stays_refused_with_the_module_system_on(source: str, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", True)
+    monkeypatch.setattr(tables, "MODULE_SYSTEM_ACCEPTED", True)
     assert (LINE, "meta") in on_line_6(source)
 
 
@@ -929,7 +929,7 @@ def test_prelude_is_refused_and_the_module_header_judged_by_the_switch(
     monkeypatch: pytest.MonkeyPatch,
 ):
     assert found("module\n\nprelude\nimport Init\n") == {(3, "prelude")}
-    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", False)
+    monkeypatch.setattr(tables, "MODULE_SYSTEM_ACCEPTED", False)
     assert found("module\n\nprelude\nimport Init\n") == {(1, "module"), (3, "prelude")}
 
 

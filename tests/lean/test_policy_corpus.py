@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from jigcli.lean import policy
-from jigcli.lean.policy import scan_file
+from jigcli.lean.policy import FORMS, scan_file, tables
 
 LEAN = Path(__file__).resolve().parents[1] / "data" / "lean"
 ATTACKS = sorted((LEAN / "attacks").glob("*.lean"))
@@ -51,7 +50,7 @@ def test_every_module_system_proof_is_accepted(path: Path):
 def test_a_module_system_proof_is_refused_only_for_the_module_system_when_it_is_off(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr(policy, "MODULE_SYSTEM_ACCEPTED", False)
+    monkeypatch.setattr(tables, "MODULE_SYSTEM_ACCEPTED", False)
     found = scan_file(path)
     assert found
-    assert {violation.message for violation in found} == {policy.FORMS["module"].message}
+    assert {violation.message for violation in found} == {FORMS["module"].message}

@@ -1,0 +1,138 @@
+"""The static policy: which Lean a submission may contain, decided without running Lean.
+
+A submission states and proves mathematics. The policy keeps out everything that reaches
+outside the fragment the kernel protects: unfinished proofs, assumptions, trust in compiled
+code, and metaprogramming (code that runs while the file elaborates, which could add
+declarations the kernel never checks, or do whatever the user running the build can). It is
+defence in depth, not the soundness argument: the judge decides from the compiled constants,
+replayed through the kernel, whatever the policy missed. The scan exists so that a source it
+rejects is never built at all: building it would run the very code kept out here.
+
+    scan(text, home=None) -> list[Violation]  # by line; empty means admissible
+    scan_file(path) -> list[Violation]        # not UTF-8: a violation; unreadable: raises
+    Violation(line, construct, message)
+    RULES                                     # the policy itself, one Rule per construct
+    ALLOWED_ATTRIBUTES, ALLOWED_COMMANDS, ALLOWED_OPTIONS, FORBIDDEN_ROOTS
+
+It fails closed. Where Lean can be extended or read two ways, the scan allows what it knows and
+refuses the rest: attributes, `#` commands and `set_option` names come from allowlists; the
+lexer gives every character of code a kind or calls it an error, and an error is a violation;
+a string whose `{…}` the scan cannot delimit the way an interpolated string would is refused.
+Words Lean reads as keywords (`macro`, `apply?`, `register_hint`) cannot be allowlisted the same
+way, since imports add keywords and a keyword looks like any identifier; they stay a denylist,
+which is the one part of this scan a new Mathlib command can get past, and what the judge and
+the sandboxed build are for.
+
+What is scanned is the token stream of `jigcli.lean.lexer`, so a forbidden word inside a
+comment, a string, a raw string, a char literal or a longer identifier (`partial_sum`,
+`Foo.sorry`) is not a violation. Decisions worth knowing, with the Lean sources they were read
+in (leanprover/lean4 unless said otherwise):
+
+* Attributes: only `ALLOWED_ATTRIBUTES`, each one that tags a proved lemma for a tactic or sets
+  how elaboration treats a definition, none that registers the tagged definition as code Lean
+  runs. Lean reads an entry as `-`? (`scoped`|`local`)? name arguments (`Term.attrInstance`,
+  `Command.eraseAttr` in src/Lean/Parser/Command.lean; `Attr.simple`, `macro`, `export`,
+  `extern` in src/Lean/Parser/Attr.lean), resolving the name after undoing `«»`, so
+  `@[«macro» m]` registers a macro: an escaped name is refused, and the name is compared once
+  unescaped. Mathlib's `to_additive (attr := …)` carries a list of its own, judged the same
+  way. Refused among others: the compiler's `implemented_by`, `extern`, `export`, `csimp`,
+  `init`, `never_extract`, `macro_inline` (src/Lean/Compiler/ImplementedByAttr.lean,
+  ExternAttr.lean, ExportAttr.lean, CSimpAttr.lean, InitAttr.lean, InlineAttrs.lean),
+  `aesop` (a rule may be a tactic), `positivity`/`norm_num` extensions, and `deprecated`,
+  whose text lands in messages.
+* Escaped identifiers: `«x»` whose content is a plain identifier (`«sorry»`, `«macro»`,
+  `«Lean»`) only serves to hide a word from a reader that compares text, so it is refused;
+  escapes that a name needs (`«term_+_»`, `«my lemma»`) are fine.
+* `Lean`, `Lake`, `Verify`, `Statements`, `Jig` (and `Qq`): nothing may be declared in them or
+  reach them. `namespace`, `with_weak_namespace`, a declaration name whose first component
+  (after `_root_.`, and whatever namespace is open) is one of them (`def Lean.Grind.x`,
+  `theorem _root_.Statements.S001.statement`; Lean opens the prefix as a namespace for the
+  body, `expandDeclNamespace?` in src/Lean/Elab/Declaration.lean), `open`, `export` and any
+  reference, `_root_.` or not.
+  References into `Lean` are allowed only under `Lean.Grind`, `Lean.Omega` and `Lean.Order`,
+  which hold lemmas a proof may cite; the rest of `Lean` is its metaprogramming API. A canonical
+  statement's own file may use its namespace (`scan(text, home="Statements.S001")`).
+* Name literals (`` `Lean.Elab.Command.elabCommand ``, ``` ``x ```) are scanned: one naming a
+  forbidden root, a meta monad or a refused constant is refused. Syntax quotations
+  (`` `(…) ``, `` `(tactic| …) ``; `Term.quot`, `Command.quot` in src/Lean/Parser/Command.lean)
+  build syntax for meta code and are refused outright.
+* `#` commands: only `#check`, `#print`, `#reduce`, `#synth`. That refuses `#eval`, `#exit`,
+  `#guard_msgs` (which swallows the errors it expects), `#guard`, the network searches
+  (`#loogle`, `#leansearch`) and whatever an import adds.
+* Tactics that admit the goal or search: `apply?` (`admitGoal` when no suggestion closes it,
+  src/Lean/Elab/Tactic/LibrarySearch.lean), `exact?` and `rw?` (src/Lean/Elab/Tactic/
+  Rewrites.lean; search left in a proof), `hint` (admits when no hint closes the goal,
+  Mathlib/Tactic/Hint.lean), `plausible` / `slim_check` (admits when no counterexample is
+  found, leanprover-community/plausible Plausible/Tactic.lean), `polyrith` (asks a web
+  service), `observe`, `library_search`. A word glued to `%` is a term elaborator (`eval%`,
+  Mathlib's compile-time evaluation; `exact?%`, which elaborates to a sorry when it fails) and
+  is refused: write `a % b` with spaces for the modulo operator.
+* `set_option`: only `ALLOWED_OPTIONS` (budgets, output, implicit binders, elaborator
+  compatibility switches). `debug.*` (`debug.skipKernelTC` turns kernel checking off),
+  `allowUnsafeReducibility`, `compiler.*`, `interpreter.*`, `bootstrap.*`, `hygiene` are not
+  on it, and no option may take a string (`trace.profiler.output "…"` makes Lean write a
+  file). `maxHeartbeats 0` is allowed: it can only make elaboration slower, and the wall
+  budget ends that in a `timeout` verdict; refusing it would refuse honest heavy proofs.
+  `trace.*` and `pp.*` only change messages, which no verdict reads.
+* Strings: Lean's interpolated strings (`s!"…{e}…"`, src/Lean/Parser/StrInterpolation.lean)
+  hold code in their braces, and any syntax may interpolate; so the code between the braces
+  of every string is scanned, and a string whose braces hold a `"` or `\\`, or never close, is
+  refused, since there the two readings part.
+* `opaque` is allowed: the kernel checks its value (from `Inhabited`) and only hides it;
+  `opaque … implemented_by` is caught by `implemented_by`.
+* `export` is refused: as a command its aliases travel with the module into every importer.
+* `decide +native` and `native :=` anything but `false` are refused.
+* Tactic configurations: every tactic taking `optConfig` evaluates its items with the
+  interpreter while the file elaborates (`declare_config_elab`, src/Lean/Elab/Tactic/
+  Config.lean, `Meta.evalExpr'` with `safety := .unsafe`), so a `(name := value)` group that
+  follows a tactic-shaped word where a tactic starts must hold a literal: a number, `true`,
+  `false`, one of Lean's enum constructors (`.reducible`), `by tactic` (kept as syntax), or for
+  `config` a `{ field := literal, … }`. Elsewhere the same shape is a named argument, which
+  only elaborates.
+* Families of names, under every namespace (they are matched per name component): `unsafe…`
+  and `…Unsafe…` (`unsafeBaseIO`, `unsafeCast`, `ptrAddrUnsafe`), the `IO` family (`IO`, `EIO`,
+  `BaseIO`, `toIO`), `FS`, `Process`, `System`, `FilePath`, `Internal` (`Std.Internal`), `dbg…`;
+  and `include_str` (reads a file and evaluates its path argument, src/Lean/Elab/
+  BuiltinTerm.lean), grind's `on_failure`, Aesop's `tactic` rule builder and the `Aesop`
+  namespace (rule tactics are programs). Aesop's `unsafe` phase (`add unsafe 50% apply h`) is
+  not the modifier and is allowed.
+* Imports extend Lean's token table, so the lexer cannot know every multi-character symbol.
+  A comment, char literal or string glued to a preceding operator character (`x <|-- …`) is
+  where that could change what is code, and is refused with "put a space before it".
+* A literal Lean itself rejects (unterminated string, bad escape, malformed char literal, …)
+  is refused: Lean's error recovery goes on reading what follows it as code. So is a character
+  that is not Lean text (`NOT_TEXT` in the lexer), and anywhere in the file, comments
+  included, a direction-changing or zero-width character, which can make a reviewer read
+  something else than Lean does.
+* `prelude` and the `module` header are refused; imports come first (Lean agrees).
+"""
+
+from jigcli.lean.policy.rules import FORMS, RULES, Rule, Violation
+from jigcli.lean.policy.scan import SourceUnreadable, _Scan, scan, scan_file
+from jigcli.lean.policy.tables import (
+    ALLOWED_ATTRIBUTES,
+    ALLOWED_COMMANDS,
+    ALLOWED_IMPORT_ROOTS,
+    ALLOWED_OPTIONS,
+    FORBIDDEN_ROOTS,
+    LEAN_MATH_NAMESPACES,
+    REJECTED_IMPORT_ROOTS,
+)
+
+__all__ = [
+    "ALLOWED_ATTRIBUTES",
+    "ALLOWED_COMMANDS",
+    "ALLOWED_IMPORT_ROOTS",
+    "ALLOWED_OPTIONS",
+    "FORBIDDEN_ROOTS",
+    "FORMS",
+    "LEAN_MATH_NAMESPACES",
+    "REJECTED_IMPORT_ROOTS",
+    "RULES",
+    "Rule",
+    "SourceUnreadable",
+    "Violation",
+    "_Scan",
+    "scan",
+    "scan_file",
+]
