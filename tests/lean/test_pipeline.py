@@ -149,6 +149,17 @@ def test_a_proof_through_its_own_helper_lemma_is_replayed_lemma_first(standin, l
     assert verdict.checks["export"].detail.startswith("2 constants of Submissions.S001.BobParity")
 
 
+def test_a_module_system_build_is_exported_from_all_its_parts(standin, lean_repo):
+    # A `module` build writes three parts; the stand-in's first (public) part lacks the
+    # theorems, as Lean's exported level does. The exporter reads every part, as Lean's
+    # importer does at the private level, so the decl is in the export; jig copies none.
+    standin.scenario({"module_system": True})
+    verdict = run(lean_repo)
+    assert (verdict.verdict, verdict.reason) == ("green", "ok"), verdict.detail
+    assert verdict.checks["export"].detail.startswith(f"1 constants of {MODULE}")
+    assert verdict.checks["provenance"].ok
+
+
 def test_a_truncated_term_says_so_in_its_hash_kind(standin, lean_repo):
     standin.scenario({"truncated": True})
     verdict = run(lean_repo)
