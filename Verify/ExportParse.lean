@@ -245,7 +245,7 @@ def quotKindOf (b : Json) : ParseM QuotKind := do
   | "ind" => pure .ind
   | other => throw s!"has an unknown quotient kind {other}"
 
-def add (ci : ConstantInfo) : ParseM Unit :=
+def addConstant (ci : ConstantInfo) : ParseM Unit :=
   modify fun s => { s with constants := s.constants.push ci }
 
 def inductiveOf (b : Json) : ParseM ConstantInfo := do
@@ -294,35 +294,35 @@ def parseDeclaration (j : Json) : ParseM Unit := do
   if let some b := has? j "axiom" then
     let (name, levelParams, type) ← constantOf b
     let isUnsafe ← boolField b "isUnsafe"
-    add (.axiomInfo { name, levelParams, type, isUnsafe })
+    addConstant (.axiomInfo { name, levelParams, type, isUnsafe })
   else if let some b := has? j "def" then
     let (name, levelParams, type) ← constantOf b
     let value ← exprField b "value"
     let hints ← hintsOf b
     let safety ← safetyOf b
     let all ← nameList b "all"
-    add (.defnInfo { name, levelParams, type, value, hints, safety, all })
+    addConstant (.defnInfo { name, levelParams, type, value, hints, safety, all })
   else if let some b := has? j "thm" then
     let (name, levelParams, type) ← constantOf b
     let value ← exprField b "value"
     let all ← nameList b "all"
-    add (.thmInfo { name, levelParams, type, value, all })
+    addConstant (.thmInfo { name, levelParams, type, value, all })
   else if let some b := has? j "opaque" then
     let (name, levelParams, type) ← constantOf b
     let value ← exprField b "value"
     let isUnsafe ← boolField b "isUnsafe"
     let all ← nameList b "all"
-    add (.opaqueInfo { name, levelParams, type, value, isUnsafe, all })
+    addConstant (.opaqueInfo { name, levelParams, type, value, isUnsafe, all })
   else if let some b := has? j "quot" then
     let (name, levelParams, type) ← constantOf b
     let kind ← quotKindOf b
-    add (.quotInfo { name, levelParams, type, kind })
+    addConstant (.quotInfo { name, levelParams, type, kind })
   else if let some b := has? j "inductive" then
     let types ← arrField b "types"
     if types.isEmpty then throw "is an inductive block with no type"
-    for t in types do add (← inductiveOf t)
-    for c in (← arrField b "ctors") do add (← constructorOf c)
-    for r in (← arrField b "recs") do add (← recursorOf r)
+    for t in types do addConstant (← inductiveOf t)
+    for c in (← arrField b "ctors") do addConstant (← constructorOf c)
+    for r in (← arrField b "recs") do addConstant (← recursorOf r)
   else
     throw "is a record of no known kind"
   modify fun s => { s with records := s.records + 1 }
