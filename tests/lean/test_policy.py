@@ -1091,3 +1091,10 @@ def test_a_protected_root_is_refused_whatever_follows_it(root: str, rest: list[s
 )
 def test_broken_input_is_scanned_in_linear_time(text: str):
     assert all(violation.line == 1 for violation in scan(text))
+
+
+def test_every_allowlist_entry_says_why_it_is_safe():
+    for table in ("import_roots", "attributes", "options", "lean_math_namespaces"):
+        entries = tables.ALLOWED[table]
+        assert entries and all(isinstance(why, str) and why for why in entries.values()), table
+    assert all(tables.ALLOWED["module_system"]["attributes"].values())
