@@ -245,8 +245,9 @@ def export(
         checked = read_export(folder / EXPORTS, module)
     except ExportProblem as unusable:
         return Exported("verifier_error", str(unusable), said)
+    count = len(checked.declarations)
     detail = (
-        f"{len(checked.declarations)} constants of {module} exported in the {route.name} "
+        f"{count} constant{'' if count == 1 else 's'} of {module} exported in the {route.name} "
         f"sandbox ({len(checked.data)} bytes of lean4export format {FORMAT_VERSION})"
     )
     return Exported("ok", detail, said, checked)

@@ -73,7 +73,7 @@ def test_a_real_proof_is_green_with_one_build_of_it_and_one_judge_run(
     assert exporter == str(lean_repo.root / ".lake/build/bin/jig_export")
     assert export_flags[:2] == ["--module", MODULE]
     assert verdict.checks["export"].detail == (
-        f"1 constants of {MODULE} exported in the bubblewrap sandbox "
+        f"1 constant of {MODULE} exported in the bubblewrap sandbox "
         f"({export_size(verdict)} bytes of lean4export format 3.1.0)"
     )
     assert verdict.checks["build"].detail.startswith(
@@ -156,7 +156,7 @@ def test_a_module_system_build_is_exported_from_all_its_parts(standin, lean_repo
     standin.scenario({"module_system": True})
     verdict = run(lean_repo)
     assert (verdict.verdict, verdict.reason) == ("green", "ok"), verdict.detail
-    assert verdict.checks["export"].detail.startswith(f"1 constants of {MODULE}")
+    assert verdict.checks["export"].detail.startswith(f"1 constant of {MODULE}")
     assert verdict.checks["provenance"].ok
 
 
