@@ -127,9 +127,25 @@ def check_witness(
     job = isolation.checker_job(interpreter, checker_source, witness, limits, wall)
     try:
         done = execute(chosen, job, cap.mechanism)
+        stale = chosen.setup_failed(done.exit_status, done.result.stderr)
     except SetupFailed as failed:
-        detail = f"the {chosen.name} sandbox could not run the checker: {failed}"
-        return Outcome("sandbox_unavailable", detail, None, limits, probe_sec=probe_sec)
+        if not probing.remembered(chosen, trial):
+            detail = f"the {chosen.name} sandbox could not run the checker: {failed}"
+            return Outcome("sandbox_unavailable", detail, None, limits, probe_sec=probe_sec)
+        stale = True
+    if stale and probing.remembered(chosen, trial):
+        # The machine changed since the probe this process took from the cache: probe
+        # again and run once more, as a first verification on this machine would.
+        probing.forget(chosen, trial)
+        return check_witness(
+            checker_source,
+            witness,
+            limits,
+            allow_unsandboxed=allow_unsandboxed,
+            python=interpreter,
+            route=route,
+            deadline=deadline,
+        )
     outcome = judge(done, limits, wall)
     outcome.probe_sec = probe_sec
     outcome.processes_cap, outcome.processes_note = cap.mechanism, cap.why

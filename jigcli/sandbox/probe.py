@@ -23,7 +23,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from jigcli.sandbox import cgroups, seccomp
+from jigcli.sandbox import cgroups, probecache, seccomp
 from jigcli.sandbox.cgroups import ProcessCap
 from jigcli.sandbox.execute import execute
 from jigcli.sandbox.job import Job, Limits, SetupFailed
@@ -59,6 +59,9 @@ _probed: dict[tuple[Any, ...], Probe] = {}
 _probe_lock = threading.Lock()
 
 
+_remembered: dict[tuple[Any, ...], str] = {}  # probes taken from the machine's cache: entry
+
+
 def _probed_once(route: Route, job: Job) -> Probe:
     key = _key(route, job)
     with _probe_lock:
@@ -67,9 +70,43 @@ def _probed_once(route: Route, job: Job) -> Probe:
             _probed[key] = (
                 Probe(missing, ProcessCap(None, "the route cannot run here"))
                 if missing
-                else _probe_route(route, job)
+                else _remembered_or_probed(route, job, key)
             )
         return _probed[key]
+
+
+def _remembered_or_probed(route: Route, job: Job, key: tuple[Any, ...]) -> Probe:
+    """The probe this machine's cache holds for `route` and `job` in its present state, else
+    a fresh one (kept when the route works)."""
+    entry = probecache.key((*key, job.view.hidden, _FORK_TEST, PROBE_LIMITS, PROBE_FORKS))
+    stored = probecache.get(entry)
+    if (
+        stored is not None
+        and set(stored) == {"mechanism", "how"}
+        and stored["mechanism"] in (None, *cgroups.HOW)
+    ):
+        _remembered[key] = entry
+        return Probe(None, ProcessCap(stored["mechanism"], str(stored["how"])))
+    found = _probe_route(route, job)
+    if found.why is None:
+        probecache.put(entry, {"mechanism": found.cap.mechanism, "how": found.cap.why})
+    return found
+
+
+def remembered(route: Route, job: Job) -> bool:
+    """Whether this process took `route`'s probe with `job` from the machine's cache."""
+    return _key(route, job) in _remembered
+
+
+def forget(route: Route, job: Job) -> None:
+    """Drop the probe of `route` with `job`, here and in the machine's cache: the next
+    `choose` probes again (after a failure a stale probe would explain)."""
+    key = _key(route, job)
+    with _probe_lock:
+        _probed.pop(key, None)
+        entry = _remembered.pop(key, None)
+    if entry is not None:
+        probecache.forget(entry)
 
 
 def probe(route: Route, job: Job) -> str | None:

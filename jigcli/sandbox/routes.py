@@ -82,6 +82,15 @@ class Route:
 
     # Whether it runs the program under `seccomp.program()` (bubblewrap's `--seccomp FD`).
     filters_calls = False
+    # How the route's own programs begin an error line on stderr: a run that fails with
+    # one of these failed in the sandbox's setup, not in the program (a stale probe?).
+    launcher_words: tuple[str, ...] = ()
+
+    def setup_failed(self, exit_status: int | None, stderr: str) -> bool:
+        """Whether a run that ended so failed in the route's own setup."""
+        first = stderr.lstrip().split("\n", 1)[0]
+        return exit_status not in (0, None) and first.startswith(self.launcher_words or ("\0",))
+
     # Whether its launcher leaves the sandbox's init to be reaped by someone else, and can
     # say that init's pid on a descriptor (`report_child`): jig adopts and reaps it.
     orphans_init = False
@@ -124,6 +133,7 @@ class Bubblewrap(Route):
     signal_as_status = True  # bwrap's own init waits for the program
     cap_mechanisms = (CGROUP, RLIMIT)
     filters_calls = True
+    launcher_words = ("bwrap:",)
     # bwrap's outer process exits once its init says how the program ended, without
     # waiting for that init, which is then an orphan (bubblewrap's --info-fd: child-pid).
     orphans_init = True
@@ -318,6 +328,7 @@ class UnshareRoot(Route):
     """unshare(1), run as the host's nobody, in a user namespace of the run's own."""
 
     name = "unshare-root"
+    launcher_words = ("unshare:", "setpriv:", "mount:", "jig-setup:")
     signal_as_status = True
     cap_mechanisms = (CGROUP, RLIMIT)
     holds_as_root = True

@@ -1,0 +1,116 @@
+"""Route probes remembered across processes, per machine state, with one re-probe and retry
+when a run fails the way a stale probe would explain (issue 22)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from jigcli.certificates import isolation
+from jigcli.certificates.checker import check_witness
+from jigcli.certificates.spec import CertLimits
+from jigcli.sandbox import probe, probecache
+from jigcli.sandbox.routes import route_named
+
+TRIVIAL = isolation.probe_job(isolation.default_python())
+LIMITS = CertLimits(wall_sec=10, cpu_sec=5, address_space_mb=512, output_bytes=4096)
+ACCEPT = b'print(\'CONJECT_CERT: {"ok": true, "canonical": "x"}\')'
+
+
+@pytest.fixture
+def fresh(monkeypatch, tmp_path):
+    """A new process's view: nothing probed yet, an empty machine cache of its own."""
+    monkeypatch.setenv("JIG_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(probe, "_probed", {})
+    monkeypatch.setattr(probe, "_remembered", {})
+    runs: list[str] = []
+    real = probe._probe_route
+
+    def counted(route, job):
+        runs.append(route.name)
+        return real(route, job)
+
+    monkeypatch.setattr(probe, "_probe_route", counted)
+    return runs
+
+
+def _new_process(monkeypatch) -> None:
+    monkeypatch.setattr(probe, "_probed", {})
+    monkeypatch.setattr(probe, "_remembered", {})
+
+
+def test_a_working_probe_is_remembered_by_the_next_process(fresh, monkeypatch):
+    route = route_named("bubblewrap")
+    if probe.probe(route, TRIVIAL) is not None:
+        pytest.skip("bubblewrap does not work here")
+    cap = probe.process_cap(route, TRIVIAL)
+    assert fresh == ["bubblewrap"] and not probe.remembered(route, TRIVIAL)
+    _new_process(monkeypatch)
+    assert probe.probe(route, TRIVIAL) is None
+    assert probe.process_cap(route, TRIVIAL) == cap  # the same cap mechanism, and why
+    assert fresh == ["bubblewrap"] and probe.remembered(route, TRIVIAL)
+
+
+def test_a_failed_probe_is_never_remembered(fresh, monkeypatch):
+    route = route_named("bubblewrap")
+    failing = dataclasses.replace(TRIVIAL, argv=("/nonexistent/python",))
+    if route.unavailable():
+        pytest.skip(route.unavailable())
+    assert probe.probe(route, failing) is not None
+    _new_process(monkeypatch)
+    assert probe.probe(route, failing) is not None
+    assert fresh == ["bubblewrap", "bubblewrap"]
+
+
+@pytest.mark.parametrize("change", ["program", "uid", "kernel"])
+def test_the_cache_key_follows_the_machine_state(monkeypatch, change):
+    parts = ("bubblewrap", ("python",), ())
+    before = probecache.key(parts)
+    if change == "program":
+        real = probecache._program
+        monkeypatch.setattr(
+            probecache,
+            "_program",
+            lambda name: [*real(name), "rebuilt"] if name == "bwrap" else real(name),
+        )
+    elif change == "uid":
+        monkeypatch.setattr(probecache.os, "geteuid", lambda: 4242)
+    else:
+        monkeypatch.setattr(probecache, "_read", lambda path: "another boot")
+    assert probecache.key(parts) != before
+    assert probecache.key(("unshare-root", *parts[1:])) != probecache.key(parts)
+
+
+def test_a_stale_remembered_probe_is_forgotten_probed_again_and_the_run_retried(
+    fresh, monkeypatch, tmp_path
+):
+    """The cache says bubblewrap works with an interpreter that is gone since: the run fails
+    in bubblewrap's setup, so the probe is dropped, taken again (it fails now) and the
+    verdict says why, as a first run on this machine would."""
+    route = route_named("bubblewrap")
+    if route.unavailable():
+        pytest.skip(route.unavailable())
+    gone = tmp_path / "python-removed"
+    job = isolation.probe_job(gone)
+    key = probe._key(route, job)
+    entry = probecache.key(
+        (*key, job.view.hidden, probe._FORK_TEST, probe.PROBE_LIMITS, probe.PROBE_FORKS)
+    )
+    probecache.put(entry, {"mechanism": None, "how": "remembered"})
+    outcome = check_witness(ACCEPT, b"", LIMITS, route="bubblewrap", python=gone)
+    assert outcome.reason == "sandbox_unavailable", outcome
+    assert fresh.count("bubblewrap") == 1  # probed again, once
+    assert probecache.get(entry) is None
+
+
+def test_a_cached_probe_still_verifies_green(fresh, monkeypatch):
+    if isolation.choose(isolation.default_python()) is None:
+        pytest.skip("no route works here")
+    first = check_witness(ACCEPT, b"", LIMITS)
+    _new_process(monkeypatch)
+    second = check_witness(ACCEPT, b"", LIMITS)
+    assert (first.reason, second.reason) == ("ok", "ok")
+    assert len(fresh) == len(set(fresh))  # the second process probed nothing again
+    chosen = route_named(second.isolation or "none")
+    assert probe.remembered(chosen, isolation.probe_job(isolation.default_python()))
