@@ -560,3 +560,60 @@ def test_every_jig_command_line_parses(where, argv):
         command = sub
     context = command.make_context(command.name or "", rest)
     assert not context.args, f"{where}: left over {context.args}"
+
+
+# -- CODEOWNERS covers the trusted side ---------------------------------------------------------
+
+
+def _owners(path: str) -> list[str]:
+    """The owners CODEOWNERS gives `path` (the last matching line wins), for the patterns it
+    uses: anchored at the root, a folder with a trailing `/`, `*` inside one part."""
+    import fnmatch
+
+    owners: list[str] = []
+    for line in (REPO / ".github" / "CODEOWNERS").read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        pattern, *named = line.split()
+        assert pattern.startswith("/"), f"unanchored pattern {pattern!r}"
+        pattern = pattern[1:]
+        if pattern.endswith("/"):
+            matched = path.startswith(pattern)
+        else:
+            matched = fnmatch.fnmatchcase(path, pattern) and path.count("/") == pattern.count("/")
+        if matched:
+            owners = named
+    return owners
+
+
+def _trusted_paths() -> list[str]:
+    from jigcli.pose.check import PIN_FILES, TRUSTED_FOLDERS
+
+    return [
+        *(f"{folder}/Some.lean" for folder in TRUSTED_FOLDERS),
+        *PIN_FILES,
+        "Statements/S001.lean",
+        "Certificates/C001/checker.py",
+        "Certificates/C001/spec.json",
+        "jigcli/pose/check.py",
+        "scripts/pull_request.py",
+        ".github/workflows/verify.yml",
+        ".github/actions/lean-setup/action.yml",
+        ".github/CODEOWNERS",
+        ".ci/run",
+        "pyproject.toml",
+        "requirements.lock",
+        "requirements.in",
+    ]
+
+
+@pytest.mark.parametrize("path", _trusted_paths())
+def test_every_trusted_path_has_a_code_owner(path):
+    owners = _owners(path)
+    assert owners and all(owner.startswith("@") for owner in owners), path
+
+
+def test_a_submission_needs_no_code_owner():
+    # contributors' proofs are judged by the workflow, not held for a maintainer's review
+    assert _owners("Submissions/S001/AliceDirect.lean") == []
+    assert _owners("Certificates/C001/submissions/w.json") == []
