@@ -776,6 +776,10 @@ def test_a_percent_token_or_a_word_written_like_one_is_refused(source: str):
         pytest.param("example (hint : P) : P := by\n  exact hint", id="argument"),
         pytest.param("example : P := by\n  rw [integral_integral hint]", id="rewrite"),
         pytest.param("example : P := by\n  have hint : Q := h\n  simpa using hint", id="have"),
+        pytest.param(
+            "theorem t (hvar : V)\n    (hint : Integrable f μ)\n    (hmean : M) : P := h",
+            id="binder-line",
+        ),
     ],
 )
 def test_hint_as_a_name_is_not_the_tactic(source: str):
@@ -784,7 +788,14 @@ def test_hint_as_a_name_is_not_the_tactic(source: str):
 
 @pytest.mark.parametrize(
     "source",
-    ["example : P := by\n  hint", "example : P := by hint", "example : P := by\n  try hint"],
+    [
+        "example : P := by\n  hint",
+        "example : P := by hint",
+        "example : P := by\n  try hint",
+        "example : P := by\n  hint -- search",
+        "example : P := by\n  (hint)",
+        "example : P := by\n  constructor <;> hint",
+    ],
 )
 def test_hint_in_tactic_position_is_refused(source: str):
     assert (2 if "\n" in source else 1, "hint") in found(source)

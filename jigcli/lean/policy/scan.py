@@ -329,7 +329,10 @@ class _Scan:
         if word == "unsafe":
             return self.aesop_phase(start, end)
         if word in _TACTIC_ONLY:
-            return not _tactic_start(self.text, start)
+            # The tactic takes no argument: a word or `:` after it makes it a name (a binder
+            # `(hint : P)` on a line of its own, an argument).
+            ahead = _AFTER_TACTIC.match(self.text, end)
+            return ahead is None or not _tactic_start(self.text, start)
         return False
 
     def aesop_phase(self, start: int, end: int) -> bool:
@@ -574,6 +577,9 @@ class _Scan:
         self.add(start, f"@[{name}]", rule.message if rule else FORMS["@[…]"].message)
 
 
+# What may follow an argument-less tactic: the end of the line or of the tactic block, or
+# a separator (`;`, `<;>`, `)`, `]`, `}`, `|`).
+_AFTER_TACTIC = re.compile(r"[ \t]*+(?:$|--|/-|[;)\]}|]|<;>)", re.MULTILINE)
 _QUOTE_OR_ESCAPE = re.compile(r'["\\]')
 # What `%` glued to a name is followed by when it is the modulo operator: an operand.
 _GLUED_OPERAND = re.compile(rf"[0-9({ID_FIRST}]")

@@ -20,3 +20,11 @@ theorem integral_prod_eq (hint : Integrable f (volume.prod volume)) :
 
 example (hint : Integrable f (volume.prod volume)) : Integrable f (volume.prod volume) := by
   exact hint
+
+/-- Binders one per line, as long statements are written. -/
+theorem integral_swap_of_bounds {g : ℝ × ℝ → ℝ}
+    (hmeas : Measurable g)
+    (hint : Integrable g (volume.prod volume))
+    (hpos : ∀ z, 0 ≤ g z) :
+    ∫ x, ∫ y, g (x, y) = ∫ y, ∫ x, g (x, y) :=
+  integral_integral_swap hint
