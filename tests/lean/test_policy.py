@@ -629,6 +629,8 @@ def test_policy_ignores_forbidden_words_that_are_not_code(source: str):
         pytest.param("by simp (transparency := .reducible)", id="enum"),
         pytest.param("by field_simp (disch := simp [f x])", id="discharger"),
         pytest.param("by aesop (add unsafe 50% apply foo) (rule_sets := [A, B])", id="aesop"),
+        pytest.param("by\n  rw (occs := .pos [2, 3]) [h]", id="occurrences"),
+        pytest.param("by\n  linear_combination (norm := ring_nf) (exp := 2) h", id="norm"),
         pytest.param("by\n  exact le_trans (b := c) h₁ h₂", id="named-argument"),
         pytest.param("by\n  refine foo (n := k) ?_\n  · exact bar (f := g) h", id="after-refine"),
         pytest.param("by\n  exact\n    foo (n := k)", id="continuation-after-exact"),
@@ -665,6 +667,8 @@ def test_instance_priorities_are_not_configurations():
         pytest.param("by simp +arith (a := 1)\n  (maxSteps := f 1)", "(maxSteps := …)", id="chain"),
         pytest.param("by aesop (add safe h) (config := c)", "(config := …)", id="aesop-later"),
         pytest.param("by simp (maxSteps := f (1))", "(maxSteps := …)", id="nested"),
+        pytest.param("by rw (occs := .pos (f 2)) [h]", "(occs := …)", id="occurrences-call"),
+        pytest.param("by rw (occs := .pos [f 2]) [h]", "(occs := …)", id="occurrences-list"),
         pytest.param("by simp (maxSteps := " + "(" * 300, "(maxSteps := …)", id="unclosed"),
     ],
 )

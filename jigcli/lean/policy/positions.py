@@ -57,8 +57,12 @@ _CONTINUATIONS = (
 # `instance (priority := …)` (priorities are `prio` syntax, expanded by macros).
 _NOT_TACTICS = frozenset({"instance", *NOTATION_KEYWORDS})
 # Options whose value is tactic syntax, not a term: a discharger (`Parser.Tactic.discharger`
-# in lean4 src/Init/Tactics.lean), read as a tactic the scan judges like any other.
-_TACTIC_VALUED = frozenset({"disch", "discharger"})
+# in lean4 src/Init/Tactics.lean) and `linear_combination (norm := tac)` (Mathlib
+# Mathlib/Tactic/LinearCombination.lean), read as tactics the scan judges like any other.
+_TACTIC_VALUED = frozenset({"disch", "discharger", "norm"})
+# `.pos [2, 3]` / `.neg [1]`: `Occurrences` (lean4 src/Init/MetaTypes.lean), as in
+# `rw (occs := .pos [2]) [h]`: a constructor of Lean's own applied to a list of numbers.
+_OCCURRENCES = frozenset({"pos", "neg"})
 # `.constructor` values accepted: the constructors of Lean's own configuration enums
 # (`TransparencyMode`, `EtaStructMode` in lean4 src/Init/MetaTypes.lean). A leading-dot name
 # resolves in the configuration type's namespace; these names exist there already, so a
@@ -180,7 +184,20 @@ def _literal(tokens: list[str]) -> bool:
     """A value the interpreter evaluates without running anything a submission wrote."""
     if len(tokens) == 1:
         return tokens[0] in ("true", "false") or _NUMBER.fullmatch(tokens[0]) is not None
+    if tokens[:1] == ["."] and len(tokens) > 3 and tokens[1] in _OCCURRENCES:
+        return _number_list(tokens[2:])
     return len(tokens) == 2 and tokens[0] == "." and tokens[1] in _ENUM_CONSTRUCTORS
+
+
+def _number_list(tokens: list[str]) -> bool:
+    """`[1, 2, 3]`, as tokens."""
+    inside = tokens[1:-1]
+    return (
+        tokens[0] == "["
+        and tokens[-1] == "]"
+        and all(_NUMBER.fullmatch(t) for t in inside[::2])
+        and all(t == "," for t in inside[1::2])
+    )
 
 
 def _literal_structure(tokens: list[str]) -> bool:

@@ -32,3 +32,9 @@ example (x : ℝ) (hx : 0 < x) : 0 < x ^ 2 + x := by
 example (a b : ℚ) (h : a = 2 * b) (hb : b = 1) : a = 2 := by
   simp (disch := norm_num) only [h, hb]
   norm_num
+
+example (a b : ℕ) (h : a = b) : a + a = b + a := by
+  rw (occs := .pos [1]) [h]
+
+example (x y : ℝ) (h₁ : x + y = 3) (h₂ : x - y = 1) : x = 2 := by
+  linear_combination (norm := ring_nf) (h₁ + h₂) / 2
