@@ -14,18 +14,24 @@ memory a filter cannot read, so it is refused as unknown, which glibc answers wi
 
 The program is built by libseccomp, through `pyseccomp` (a ctypes binding with the official
 bindings' API, so it works on any CPython, a pyenv one included, wherever the system has
-`libseccomp.so.2`), never written by hand; it is exported once per process as BPF and given
-to each run in a memfd.
+`libseccomp.so.2`), never written by hand; it is exported as BPF once (and kept in the cache
+folder, keyed by these rules and the library's files) and given to each run in a memfd.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import tempfile
 import threading
+from pathlib import Path
 from typing import Any
+
+from jigcli.cachedir import default_cache_dir
+from jigcli.safefiles import Unreadable, read_file
+from jigcli.safewrite import write_file
 
 REFUSED = (
     # The kernel keyrings: the invoker's session and user keys.
@@ -128,8 +134,45 @@ def unavailable() -> str | None:
 def _build_once() -> bytes | str:
     with _lock:
         if not _built:
-            _built.append(_build())
+            stored = _stored()
+            _built.append(stored if stored is not None else _build_and_store())
         return _built[0]
+
+
+# The BPF is kept in the cache folder: building it (libseccomp through ctypes) costs some
+# 25 ms of every jig verify. The key is everything it is made from: the rules (this file),
+# the architecture, and libseccomp itself (its files' size and mtime).
+_BPF_CAP = 256 * 1024
+_LIBRARY_FOLDERS = ("/usr/lib/{arch}-linux-gnu", "/lib/{arch}-linux-gnu", "/usr/lib64", "/usr/lib")
+
+
+def _cache_path() -> Path:
+    machine = os.uname().machine
+    stamp = [machine, Path(__file__).read_bytes().hex()]
+    for folder in _LIBRARY_FOLDERS:
+        library = Path(folder.format(arch=machine), "libseccomp.so.2")
+        with contextlib.suppress(OSError):
+            info = library.stat()  # the versioned file the link names
+            stamp.append(f"{library} {info.st_size} {info.st_mtime_ns} {info.st_ino}")
+    digest = hashlib.sha256("\n".join(stamp).encode()).hexdigest()
+    return default_cache_dir() / "seccomp" / f"{digest}.bpf"
+
+
+def _stored() -> bytes | None:
+    """The BPF built earlier from these very rules and library, when it was kept."""
+    try:
+        bpf = read_file(_cache_path(), _BPF_CAP)
+    except (Unreadable, OSError):
+        return None
+    return bpf if bpf and len(bpf) % 8 == 0 else None  # whole BPF instructions, or a miss
+
+
+def _build_and_store() -> bytes | str:
+    built = _build()
+    if isinstance(built, bytes):
+        with contextlib.suppress(OSError, ValueError):
+            write_file(_cache_path(), built)
+    return built
 
 
 def _build() -> bytes | str:

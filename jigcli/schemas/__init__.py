@@ -8,11 +8,19 @@ validates every manifest, and its start-up is on the certificate path's critical
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import sys
 from collections.abc import Callable
 from functools import cache
-from importlib import resources
+from pathlib import Path
+from types import CodeType
 from typing import TYPE_CHECKING, Any
+
+from jigcli.cachedir import default_cache_dir
+from jigcli.safefiles import Unreadable, read_file
+from jigcli.safewrite import write_file
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -23,32 +31,120 @@ SCHEMA_NAMES = ("verdict", "submission", "certificate", "audit")
 @cache
 def load_schema(name: str) -> dict[str, Any]:
     """The schema document `jigcli/schemas/<name>.schema.json`."""
-    text = resources.files(__package__).joinpath(f"{name}.schema.json").read_text("utf-8")
+    # Beside this module (package data; importlib.resources costs 10 ms to import).
+    text = Path(__file__).with_name(f"{name}.schema.json").read_text("utf-8")
     document: dict[str, Any] = json.loads(text)
     return document
 
 
 @cache
-def _fast(name: str) -> Callable[[Any], Any]:
-    import fastjsonschema
+def _fast(name: str) -> Callable[[Any], bool]:
+    """Whether a document conforms to schema `name`: fastjsonschema's generated code, kept
+    compiled in the cache folder (generating and compiling it costs some 25 ms a schema, on
+    every `jig verify`), so that a later process loads neither it nor fastjsonschema."""
+    stored = _stored(name)
+    if stored is None:
+        stored = _generated(name)
+    if stored is None:  # code this module cannot keep: fastjsonschema's own validator
+        return _compiled(name)
+    function, code = stored
+    namespace: dict[str, Any] = {"Decimal": _NoDecimal, **dict.fromkeys(_RAISED, _Invalid)}
+    exec(code, namespace)
+    check = namespace[function]
 
+    def conforming(instance: Any) -> bool:
+        try:
+            check(instance)
+        except _Invalid:
+            return False
+        return True
+
+    return conforming
+
+
+class _Invalid(ValueError):
+    """What the generated code raises for a document that does not conform."""
+
+    def __init__(self, message: str, *_: Any, **__: Any) -> None:
+        super().__init__(message)
+
+
+class _NoDecimal:
+    """json.loads never yields a Decimal: the generated code's isinstance checks see none."""
+
+
+_RAISED = ("JsonSchemaValueException", "JsonSchemaValuesException")
+# The lines of fastjsonschema's generated global code this module supplies itself.
+_SUPPLIED = (
+    "from decimal import Decimal\n",
+    "from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException\n",
+)
+_CODE_CAP = 4 * 1024 * 1024
+
+
+def _options() -> dict[str, Any]:
     # use_default=False: never fill defaults into the caller's document; use_formats=False:
     # `format` is an annotation in draft 2020-12, as jsonschema treats it.
-    validator: Callable[[Any], Any] = fastjsonschema.compile(
-        load_schema(name), use_default=False, use_formats=False
-    )
-    return validator
+    return {"use_default": False, "use_formats": False}
+
+
+def _compiled(name: str) -> Callable[[Any], bool]:
+    import fastjsonschema
+
+    validator = fastjsonschema.compile(load_schema(name), **_options())
+
+    def conforming(instance: Any) -> bool:
+        try:
+            validator(instance)
+        except fastjsonschema.JsonSchemaException:
+            return False
+        return True
+
+    return conforming
+
+
+def _cache_file(name: str) -> Path:
+    schema = Path(__file__).with_name(f"{name}.schema.json").read_bytes()
+    stamp = [sys.version, sys.implementation.cache_tag or "", Path(__file__).read_bytes(), schema]
+    digest = hashlib.sha256(repr(stamp).encode()).hexdigest()
+    return default_cache_dir() / "schemas" / f"{name}-{digest}.marshal"
+
+
+def _stored(name: str) -> tuple[str, CodeType] | None:
+    import marshal
+
+    try:
+        function, code = marshal.loads(read_file(_cache_file(name), _CODE_CAP))
+    except (Unreadable, OSError, ValueError, EOFError, TypeError):
+        return None
+    if isinstance(function, str) and isinstance(code, CodeType):
+        return function, code
+    return None
+
+
+def _generated(name: str) -> tuple[str, CodeType] | None:
+    """fastjsonschema's code for schema `name`, compiled, and kept when this module can
+    supply its imports; None when it cannot."""
+    import marshal
+
+    import fastjsonschema
+
+    text = fastjsonschema.compile_to_code(load_schema(name), **_options())
+    if not all(line in text for line in _SUPPLIED):
+        return None
+    for line in _SUPPLIED:
+        text = text.replace(line, "")
+    code = compile(text, f"<schema {name}>", "exec")
+    # The generated module's entry point: the function `compile` hands back.
+    function = fastjsonschema.compile(load_schema(name), **_options()).__name__
+    with contextlib.suppress(OSError, ValueError):
+        write_file(_cache_file(name), marshal.dumps((function, code)))
+    return function, code
 
 
 def conforms(instance: Any, name: str) -> bool:
     """Whether `instance` is valid against schema `name`, decided without jsonschema."""
-    from fastjsonschema import JsonSchemaException
-
-    try:
-        _fast(name)(instance)
-    except JsonSchemaException:
-        return False
-    return True
+    return _fast(name)(instance)
 
 
 @cache

@@ -463,3 +463,23 @@ def test_jig_verify_on_an_oddly_named_manifest_prints_a_red_bad_manifest_documen
     assert done.returncode == 1, done.stderr
     assert (verdict["verdict"], verdict["reason"]) == ("red", "bad_manifest")
     assert verdict["submission"].startswith("Certificates/T001/submissions/")
+
+
+def test_a_certificate_verification_loads_nothing_of_the_lean_or_latex_side(sandboxed, root):
+    """jig verify on a certificate, as a process: its start-up is most of its cost, so it
+    imports neither the other verifiers nor the CLI framework (typer, rich), nor on a warm
+    cache the schema compiler or libseccomp's binding."""
+    import subprocess
+    import sys
+
+    folder = _problem(root)
+    (folder / "submissions" / "x.witness").write_text("hello\n")
+    manifest = _submission(folder, "x.witness")
+    argv = [sys.executable, "-X", "importtime", "-m", "jigcli", "verify", str(manifest), "--json"]
+    for _ in range(2):  # the second run finds the probe, filter and schemas kept
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=root)
+    assert json.loads(done.stdout)["verdict"] == "green", done.stderr[-2000:]
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()}
+    for family in ("jigcli.lean", "jigcli.latex", "jigcli.paper", "jigcli.pose", "typer", "rich"):
+        assert not any(name == family or name.startswith(family + ".") for name in loaded), family
+    assert "fastjsonschema" not in loaded and "pyseccomp" not in loaded

@@ -25,7 +25,8 @@ def _number(name: str) -> int:
     return int(pyseccomp.resolve_syscall(pyseccomp.system_arch(), name))
 
 
-def test_without_libseccomp_the_reason_says_what_to_install(monkeypatch):
+def test_without_libseccomp_the_reason_says_what_to_install(monkeypatch, tmp_path):
+    monkeypatch.setenv("JIG_CACHE_DIR", str(tmp_path))  # nothing built here before either
     monkeypatch.setattr(seccomp, "_built", [])
     monkeypatch.setitem(sys.modules, "pyseccomp", None)
     assert "apt-get install libseccomp2" in (seccomp.unavailable() or "")
@@ -35,3 +36,21 @@ def test_without_libseccomp_the_reason_says_what_to_install(monkeypatch):
 @pytest.fixture(autouse=True)
 def _fresh_filter(monkeypatch):
     monkeypatch.setattr(seccomp, "_built", [])
+
+
+def test_the_filter_is_kept_and_the_next_process_loads_it_without_libseccomp(monkeypatch, tmp_path):
+    from jigcli.sandbox import seccomp as filters
+
+    monkeypatch.setenv("JIG_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(filters, "_built", [])
+    built = filters.program()
+    if built is None:
+        pytest.skip(f"no filter here: {filters.unavailable()}")
+    monkeypatch.setattr(filters, "_built", [])  # a new process
+    monkeypatch.setattr(filters, "_build", lambda: pytest.fail("built again"))
+    assert filters.program() == built
+    # A damaged entry (not whole BPF instructions) is a miss: built again, not loaded.
+    filters._cache_path().write_bytes(built[:-3])
+    monkeypatch.setattr(filters, "_built", [])
+    monkeypatch.setattr(filters, "_build", lambda: b"\0" * 8)
+    assert filters.program() == b"\0" * 8
