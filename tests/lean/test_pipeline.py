@@ -598,3 +598,50 @@ def gone(pid: int, pid_alive) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+def test_jig_opens_no_file_the_build_wrote_but_the_export(standin, lean_repo, monkeypatch):
+    # The build plants `.olean.server` and `.olean.private` parts beside its `.olean`: the
+    # exporter reads them in the sandbox; jig's own process opens none of them, nor the
+    # `.olean`, nor anything in the build's own folder: only the export's folder and file.
+    import builtins
+    import io
+
+    opened: list[str] = []
+    real_os_open, real_open, real_io_open = os.open, builtins.open, io.open
+
+    def noting(real):
+        def wrapper(file, *args, **kwargs):
+            opened.append(os.fspath(file) if isinstance(file, (str, os.PathLike)) else "")
+            return real(file, *args, **kwargs)
+
+        return wrapper
+
+    part = json.dumps(
+        {
+            "standin": "olean",
+            "module": MODULE,
+            "imports": [],
+            "constants": [{"name": DECL, "kind": "thm", "type_uses": [], "value_uses": []}],
+        }
+    )
+    olean = "$OUT/Submissions/S001/AliceDirect.olean"
+    script = f"echo '{part}' > {olean}.server && echo '{part}' > {olean}.private"
+    standin.scenario({"build_script": script})
+    monkeypatch.setattr(os, "open", noting(real_os_open))
+    monkeypatch.setattr(builtins, "open", noting(real_open))
+    monkeypatch.setattr(io, "open", noting(real_io_open))
+    verdict = run(lean_repo)
+    monkeypatch.undo()
+    assert (verdict.verdict, verdict.reason) == ("green", "ok"), verdict.detail
+    roots = {Path(path) for path in opened if Path(path).name.startswith("jig-build-")}
+    (root,) = roots
+    inside = {
+        Path(path).relative_to(root).as_posix()
+        for path in opened
+        if Path(path).is_relative_to(root)
+    }
+    # the folder itself (made, then removed), the export's folder (the export is read
+    # beneath it, by name, through no link)
+    assert inside == {".", "export"}, inside
+    assert "export.ndjson" in opened
