@@ -13,12 +13,17 @@ as data: nothing in it is installed, imported or run outside the sandbox. Two st
 
     python scripts/pull_request.py take --head head --base COMMIT [--into DIR]
         copy into DIR (the base checkout, default `.`) only what a pull request may bring to
-        be self-tested: its submissions (`Submissions/<id>/…`,
-        `Certificates/<id>/submissions/…`), new statement files (`Statements/<label>.lean`
-        that COMMIT lacks) and new certificate problems (`Certificates/<id>/` folders COMMIT
-        lacks). A changed statement, checker, `Verify/`, `Commons/`, pin, workflow or jig is
-        never taken: the base's stays, and the guard has already refused the change. A link
-        or a submodule among what would be taken is refused (exit 2).
+        be self-tested: its submissions to statements COMMIT holds (`Submissions/<id>/…`),
+        certificate submissions (`Certificates/<id>/submissions/…`) and new certificate
+        problems (`Certificates/<id>/` folders COMMIT lacks: their checker runs only in the
+        sandbox). A changed statement, checker, `Verify/`, `Commons/`, pin, workflow or jig is
+        never taken: the base's stays, and the guard has already refused the change. A NEW
+        statement (`Statements/<label>.lean` that COMMIT lacks) is not taken either, nor the
+        examples under `Submissions/<label>/`: the trusted build compiles statements outside
+        the sandbox, so a statement is built only once it is reviewed and merged (the push to
+        the default branch self-tests it); the guard has checked its form. Each path left out
+        this way is listed as `left <path>: <why>`. A link or a submodule among what would be
+        taken is refused (exit 2).
 
 Exit 0 done; 2 refused (a malformed commit id, a link, a name that is not plain); 1 git failed.
 Standard library only: it runs before jig is installed.
@@ -38,7 +43,8 @@ _COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 # One plain name per path part: no `.`/`..`, nothing hidden, no option.
 _PART = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _SUBMISSION = re.compile(r"Submissions/[^/]+/[^/]+|Certificates/[^/]+/submissions/[^/]+")
-_STATEMENT = re.compile(r"Statements/[^/]+\.lean")
+_STATEMENT = re.compile(r"Statements/([^/]+)\.lean")
+_LEAN_SUBMISSION = re.compile(r"Submissions/(?P<id>[^/]+)/[^/]+")
 _PROBLEM = re.compile(r"Certificates/(?P<id>[^/]+)/.+")
 _REGULAR_MODES = ("100644", "100755")
 _DELETED_MODE = "000000"
@@ -86,14 +92,26 @@ def changes(head: Path, base: str) -> list[Change]:
     return found
 
 
-def taken(head: Path, base: str) -> list[Change]:
-    """The changes a self-test may take from the head: submissions, new statements and new
-    certificate problems; `Refused` for a link, a submodule or a name that is not plain."""
-    base_problems = _problem_ids(
-        _git(head, "ls-tree", "-r", "--name-only", "-z", _commit(base), "--")
-    )
-    chosen = []
+_UNREVIEWED = (
+    "a new statement is built by the trusted build, outside the sandbox, so only once it is "
+    "reviewed and merged; the guard has checked its form"
+)
+_UNREVIEWED_EXAMPLE = "an example of a statement this pull request adds; self-tested once merged"
+
+
+def taken(head: Path, base: str) -> tuple[list[Change], list[tuple[str, str]]]:
+    """The changes a self-test may take from the head (submissions to statements the base
+    holds, certificate submissions and new certificate problems), and those left out until
+    review, with why; `Refused` for a link, a submodule or a name that is not plain."""
+    listing = _git(head, "ls-tree", "-r", "--name-only", "-z", _commit(base), "--")
+    base_problems = _problem_ids(listing)
+    base_statements = {m[1] for path in listing.split("\0") if (m := _STATEMENT.fullmatch(path))}
+    chosen, left = [], []
     for change in changes(head, base):
+        unreviewed = _unreviewed(change, base_statements)
+        if unreviewed is not None:
+            left.append((change.path, unreviewed))
+            continue
         if not _may_take(change, base_problems):
             continue
         if not all(_PART.fullmatch(part) for part in change.path.split("/")):
@@ -101,14 +119,22 @@ def taken(head: Path, base: str) -> list[Change]:
         if change.mode not in (*_REGULAR_MODES, _DELETED_MODE):
             raise Refused(f"{change.path} is a link or a submodule; submit plain files")
         chosen.append(change)
-    return chosen
+    return chosen, left
+
+
+def _unreviewed(change: Change, base_statements: set[str]) -> str | None:
+    """Why `change` waits for review: a statement the base lacks, or an example of one."""
+    if _STATEMENT.fullmatch(change.path) and change.status == "A":
+        return _UNREVIEWED
+    example = _LEAN_SUBMISSION.fullmatch(change.path)
+    if example is not None and example["id"] not in base_statements:
+        return _UNREVIEWED_EXAMPLE
+    return None
 
 
 def _may_take(change: Change, base_problems: set[str]) -> bool:
     if _SUBMISSION.fullmatch(change.path):
         return True
-    if _STATEMENT.fullmatch(change.path):
-        return change.status == "A"  # a changed statement is the guard's to refuse
     problem = _PROBLEM.fullmatch(change.path)
     return problem is not None and problem["id"] not in base_problems and change.status == "A"
 
@@ -117,10 +143,11 @@ def _problem_ids(listing: str) -> set[str]:
     return {m["id"] for path in listing.split("\0") if (m := _PROBLEM.fullmatch(path))}
 
 
-def take(head: Path, base: str, into: Path) -> list[str]:
-    """Apply the takeable changes to `into`; return the paths written or removed. Every
-    target is checked before anything is written, so a refusal leaves `into` as it was."""
-    chosen = taken(head, base)
+def take(head: Path, base: str, into: Path) -> tuple[list[str], list[tuple[str, str]]]:
+    """Apply the takeable changes to `into`; return the paths written or removed, and those
+    left until review with why. Every target is checked before anything is written, so a
+    refusal leaves `into` as it was."""
+    chosen, left = taken(head, base)
     root = into.resolve()
     for change in chosen:
         if (into / change.path).parent.resolve() != (root / change.path).parent:
@@ -133,7 +160,7 @@ def take(head: Path, base: str, into: Path) -> list[str]:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(_blob(head, change.blob))
             target.chmod(0o755 if change.mode == "100755" else 0o644)
-    return [change.path for change in chosen]
+    return [change.path for change in chosen], left
 
 
 def _commit(commit: str) -> str:
@@ -176,8 +203,11 @@ def main(argv: list[str]) -> int:
         if args.step == "base":
             print(merge_base(args.head, args.base))
         else:
-            for path in take(args.head, args.base, args.into):
+            written, left = take(args.head, args.base, args.into)
+            for path in written:
                 print(f"took {path}")
+            for path, why in left:
+                print(f"left {path}: {why}")
     except Refused as refusal:
         print(f"pull_request: {refusal}.", file=sys.stderr)
         return REFUSED

@@ -1,7 +1,8 @@
 """scripts/pull_request.py: a pull request is judged by the base's jig, and the self-test takes
-from its head only submissions, new statements and new certificate problems, so a head that
-also rewrites a statement, a checker, the judge, jig or the workflow is tested against the
-base's."""
+from its head only submissions to the base's statements and new certificate problems, so a head
+that also rewrites a statement, a checker, the judge, jig or the workflow is tested against the
+base's, and a new statement (which the trusted build would compile outside the sandbox) waits
+for review."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ BASE_FILES = {
 }
 HEAD_CHANGES = {
     "Statements/S001.lean": "abbrev statement : Prop := False\n",  # loosened: never taken
-    "Statements/S002.lean": "abbrev statement : Prop := 1 = 1\n",  # new: taken
+    "Statements/S002.lean": "abbrev statement : Prop := 1 = 1\n",  # new: left until merged
     "Verify/Judge.lean": "-- says green\n",
     "jigcli/pose/check.py": "def _is_protected(path): return False\n",
     ".github/workflows/verify.yml": "name: green\n",
@@ -38,17 +39,19 @@ HEAD_CHANGES = {
     "Certificates/C009/checker.py": "print('new problem')\n",  # a new problem: taken
     "Certificates/C009/spec.json": '{"id": "C009"}\n',
     "Submissions/S001/Old.json": '{"changed": 1}\n',  # taken
-    "Submissions/S002/New.lean": "-- a proof\n",  # taken
+    "Submissions/S002/New.lean": "-- a proof\n",  # of the new S002: left until merged
+    "Submissions/S001/New.lean": "-- a proof of S001\n",  # taken
 }
 TAKEN = {
-    "Statements/S002.lean",
     "Certificates/C001/submissions/new.json",
     "Certificates/C009/checker.py",
     "Certificates/C009/spec.json",
     "Submissions/S001/Old.json",
-    "Submissions/S002/New.lean",
+    "Submissions/S001/New.lean",
     "Submissions/S001/Gone.json",  # deleted by the head: removed
 }
+# The trusted build compiles statements outside the sandbox: a new one waits for review.
+LEFT = {"Statements/S002.lean", "Submissions/S002/New.lean"}
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -103,12 +106,19 @@ def base_checkout(tmp_path: Path) -> Path:
     return into
 
 
-def test_take_copies_submissions_new_statements_and_new_problems_only(pr, tmp_path):
+def test_take_copies_submissions_and_new_problems_and_leaves_new_statements(pr, tmp_path):
     head, base, _ = pr
     into = base_checkout(tmp_path)
     done = run("take", "--head", head, "--base", base, "--into", into, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert {line.removeprefix("took ") for line in done.stdout.splitlines()} == TAKEN
+    lines = done.stdout.splitlines()
+    took = {line.removeprefix("took ") for line in lines if line.startswith("took ")}
+    assert took == TAKEN
+    left = {line.removeprefix("left ").split(":")[0] for line in lines if line.startswith("left ")}
+    assert left == LEFT
+    assert "outside the sandbox" in done.stdout
+    for rel in LEFT:
+        assert not (into / rel).exists(), f"{rel} must wait for review"
     for rel, text in BASE_FILES.items():
         if rel not in TAKEN:
             assert (into / rel).read_text() == text, f"{rel} must stay the base's"
@@ -119,14 +129,14 @@ def test_take_copies_submissions_new_statements_and_new_problems_only(pr, tmp_pa
 
 def test_take_refuses_a_link_among_the_submissions(pr, tmp_path):
     head, base, _ = pr
-    (head / "Submissions/S002/Out.json").symlink_to("/etc/passwd")
+    (head / "Submissions/S001/Out.json").symlink_to("/etc/passwd")
     git(head, "add", "-A")
     git(head, "commit", "-q", "-m", "a link out")
     into = base_checkout(tmp_path)
     done = run("take", "--head", head, "--base", base, "--into", into, cwd=tmp_path)
     assert done.returncode == 2
-    assert "Submissions/S002/Out.json is a link or a submodule" in done.stderr
-    assert not (into / "Submissions/S002").exists()  # refused before anything was written
+    assert "Submissions/S001/Out.json is a link or a submodule" in done.stderr
+    assert not (into / "Submissions/S001/New.lean").exists()  # refused before any write
 
 
 def test_take_never_writes_through_a_link_in_the_base_checkout(pr, tmp_path):
@@ -134,7 +144,7 @@ def test_take_never_writes_through_a_link_in_the_base_checkout(pr, tmp_path):
     into = base_checkout(tmp_path)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    (into / "Submissions/S002").symlink_to(elsewhere)
+    (into / "Certificates/C009").symlink_to(elsewhere)  # where the new problem would go
     done = run("take", "--head", head, "--base", base, "--into", into, cwd=tmp_path)
     assert done.returncode == 2 and "is a link" in done.stderr
     assert list(elsewhere.iterdir()) == []
@@ -143,7 +153,7 @@ def test_take_never_writes_through_a_link_in_the_base_checkout(pr, tmp_path):
 
 def test_take_refuses_a_hidden_name(pr, tmp_path):
     head, base, _ = pr
-    write_all(head, {"Submissions/S002/.hidden.json": "{}\n"})
+    write_all(head, {"Submissions/S001/.hidden.json": "{}\n"})
     git(head, "add", "-A")
     git(head, "commit", "-q", "-m", "hidden")
     into = base_checkout(tmp_path)
