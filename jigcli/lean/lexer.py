@@ -133,7 +133,7 @@ NOT_TEXT = NOT_TEXT_BMP + NOT_TEXT_ASTRAL
 # Multi-character symbols that end in `'` and must be read whole, or the `'` would start a char
 # literal: Mathlib's `''` (image), `⁻¹'` (preimage), `∑'` and `∏'`, core's `×'` and `Σ'`. No
 # symbol here ends in `-` or `/`, so `--` and `/-` always start a comment; `]'` is `getElem`'s
-# proof argument (`xs[i]'h`, core's `term[_]'_` syntax). Where Lean's token
+# proof argument (`xs[i]'h`, the `"]'"` token of lean4 src/Init/GetElem.lean). Where Lean's token
 # table (which imports extend) could disagree, `jigcli.lean.policy` refuses the source.
 # `@[` and `:=` are here for the scanner's convenience.
 MULTI_SYMBOLS = ("⁻¹'", "''", "∑'", "∏'", "×'", "Σ'", "]'", "@[", ":=")

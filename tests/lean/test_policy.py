@@ -630,6 +630,7 @@ def test_policy_ignores_forbidden_words_that_are_not_code(source: str):
         pytest.param("by field_simp (disch := simp [f x])", id="discharger"),
         pytest.param("by aesop (add unsafe 50% apply foo) (rule_sets := [A, B])", id="aesop"),
         pytest.param("by\n  rw (occs := .pos [2, 3]) [h]", id="occurrences"),
+        pytest.param("by\n  rw (occs := [2]) [h]", id="occurrences-list"),
         pytest.param("by\n  linear_combination (norm := ring_nf) (exp := 2) h", id="norm"),
         pytest.param("by\n  exact le_trans (b := c) h₁ h₂", id="named-argument"),
         pytest.param("by\n  refine foo (n := k) ?_\n  · exact bar (f := g) h", id="after-refine"),
@@ -669,6 +670,7 @@ def test_instance_priorities_are_not_configurations():
         pytest.param("by simp (maxSteps := f (1))", "(maxSteps := …)", id="nested"),
         pytest.param("by rw (occs := .pos (f 2)) [h]", "(occs := …)", id="occurrences-call"),
         pytest.param("by rw (occs := .pos [f 2]) [h]", "(occs := …)", id="occurrences-list"),
+        pytest.param("by rw (occs := [2, k]) [h]", "(occs := …)", id="bare-list"),
         pytest.param("by simp (maxSteps := " + "(" * 300, "(maxSteps := …)", id="unclosed"),
     ],
 )

@@ -61,13 +61,16 @@ _NOT_TACTICS = frozenset({"instance", *NOTATION_KEYWORDS})
 # Mathlib/Tactic/LinearCombination.lean), read as tactics the scan judges like any other.
 _TACTIC_VALUED = frozenset({"disch", "discharger", "norm"})
 # `.pos [2, 3]` / `.neg [1]`: `Occurrences` (lean4 src/Init/MetaTypes.lean), as in
-# `rw (occs := .pos [2]) [h]`: a constructor of Lean's own applied to a list of numbers.
+# `rw (occs := .pos [2]) [h]`: a constructor of Lean's own applied to a list of numbers; a
+# bare `[2, 3]` is the same through the `Coe (List Nat) Occurrences` instance declared there.
 _OCCURRENCES = frozenset({"pos", "neg"})
 # `.constructor` values accepted: the constructors of Lean's own configuration enums
 # (`TransparencyMode`, `EtaStructMode` in lean4 src/Init/MetaTypes.lean). A leading-dot name
 # resolves in the configuration type's namespace; these names exist there already, so a
 # submission cannot declare them.
-_ENUM_CONSTRUCTORS = frozenset({"all", "default", "reducible", "instances", "none", "notClasses"})
+_ENUM_CONSTRUCTORS = frozenset(
+    {"all", "default", "reducible", "instances", "implicit", "none", "notClasses"}
+)
 _GROUP_LOOKAHEAD = 256
 # Tactic names refused only in tactic position: as identifiers they are common hypothesis
 # names (`hint`), and as tactics they could only stand where a tactic starts.
@@ -186,6 +189,8 @@ def _literal(tokens: list[str]) -> bool:
         return tokens[0] in ("true", "false") or _NUMBER.fullmatch(tokens[0]) is not None
     if tokens[:1] == ["."] and len(tokens) > 3 and tokens[1] in _OCCURRENCES:
         return _number_list(tokens[2:])
+    if tokens[:1] == ["["]:
+        return _number_list(tokens)
     return len(tokens) == 2 and tokens[0] == "." and tokens[1] in _ENUM_CONSTRUCTORS
 
 
