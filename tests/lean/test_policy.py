@@ -1032,6 +1032,8 @@ PIECES = [
     *(",", "to_additive", "register_hint", "#guard_msgs", "\u202e", "\u00a0", "pp.all"),
     *("simp", "by", "try", "·", "maxSteps", "unsafeCast", "toIO", "add", "unsafe", "50", "."),
     *("Mathlib", "Tactic", "Aesop", "instance", "exact", "/- c -/"),
+    *("#s", "#S", "#simp", "k%3", "eval%", "]'", "hint", "notation", '"a--"', "=>", "fun"),
+    *("↦", "module", "public", "meta", "@[expose]", "occs", "[2]", ".pos", "norm", "{"),
 ]
 
 

@@ -500,9 +500,10 @@ class _Scan:
             assign, _, value_start = self.next_text(name_end)
             if kind not in _WORDLIKE or assign != ":=":
                 return
-        if option in _TACTIC_VALUED or not _configuration_position(self.text, start):
+        # A literal is fine wherever it stands, so the cheap look comes first.
+        if option in _TACTIC_VALUED or _PLAIN_LITERAL.match(self.text, value_start):
             return
-        if _PLAIN_LITERAL.match(self.text, value_start):  # the common spelling, read at once
+        if not _configuration_position(self.text, start):
             return
         value = self.group(value_start, ")", limit=_GROUP_LOOKAHEAD, nested=True)
         if value is None or not _literal_value(option, value[0]):
