@@ -14,6 +14,11 @@ rejects is never built at all: building it would run the very code kept out here
     RULES                                     # the policy itself, one Rule per construct
     ALLOWED_ATTRIBUTES, ALLOWED_COMMANDS, ALLOWED_OPTIONS, FORBIDDEN_ROOTS
 
+Where things are: `rules.py` is the table of rules and their messages; `allowed.yaml` (read by
+`tables.py`) the allowlists, each entry with why it is safe; `jigcli/lean/tokens.yaml` the
+pinned `#` and `name%` tokens; `positions.py` where a word is a tactic, a configuration item or
+a named argument; `skip.py` the bulk skip; `scan.py` the walk and the readers of each rule.
+
 It fails closed. Where Lean can be extended or read two ways, the scan allows what it knows and
 refuses the rest: attributes, `#` commands and `set_option` names come from allowlists; the
 lexer gives every character of code a kind or calls it an error, and an error is a violation;
@@ -58,15 +63,23 @@ in (leanprover/lean4 unless said otherwise):
   build syntax for meta code and are refused outright.
 * `#` commands: only `#check`, `#print`, `#reduce`, `#synth`. That refuses `#eval`, `#exit`,
   `#guard_msgs` (which swallows the errors it expects), `#guard`, the network searches
-  (`#loogle`, `#leansearch`) and whatever an import adds.
+  (`#loogle`, `#leansearch`). A command is the longest token of the pinned table the text
+  starts with, as Lean's tokenizer reads it; any other `#` is the `#` token (Mathlib's `#s`),
+  except that a `#word` starting a line is refused as a command an import may have added.
 * Tactics that admit the goal or search: `apply?` (`admitGoal` when no suggestion closes it,
   src/Lean/Elab/Tactic/LibrarySearch.lean), `exact?` and `rw?` (src/Lean/Elab/Tactic/
   Rewrites.lean; search left in a proof), `hint` (admits when no hint closes the goal,
   Mathlib/Tactic/Hint.lean), `plausible` / `slim_check` (admits when no counterexample is
   found, leanprover-community/plausible Plausible/Tactic.lean), `polyrith` (asks a web
-  service), `observe`, `library_search`. A word glued to `%` is a term elaborator (`eval%`,
-  Mathlib's compile-time evaluation; `exact?%`, which elaborates to a sorry when it fails) and
-  is refused: write `a % b` with spaces for the modulo operator.
+  service), `observe`, `library_search`; `hint` only in tactic position with nothing after
+  it, since as a name (`(hint : Integrable f μ)`) it is common. A `name%` token of the table
+  (`eval%`, Mathlib's compile-time evaluation; `exact?%`, which elaborates to a sorry when it
+  fails) is refused; another word glued to `%` is `word % …` as Lean reads it (`k%3`), unless a
+  space follows the `%`, as an elaborator is written.
+* Notation commands (`notation`, `infix…`, `prefix`, `postfix`, `notation3`) are accepted:
+  they declare term syntax that Lean's own macro expands, and the right-hand side is scanned;
+  a token that holds a comment marker, a quote, `«»`, `#`, `%` or a backslash is refused, since
+  it could change how the rest of the file reads. `macro`, `syntax`, `elab` stay refused.
 * `set_option`: only `ALLOWED_OPTIONS` (budgets, output, implicit binders, elaborator
   compatibility switches). `debug.*` (`debug.skipKernelTC` turns kernel checking off),
   `allowUnsafeReducibility`, `compiler.*`, `interpreter.*`, `bootstrap.*`, `hygiene` are not
@@ -104,7 +117,9 @@ in (leanprover/lean4 unless said otherwise):
   that is not Lean text (`NOT_TEXT` in the lexer), and anywhere in the file, comments
   included, a direction-changing or zero-width character, which can make a reviewer read
   something else than Lean does.
-* `prelude` and the `module` header are refused; imports come first (Lean agrees).
+* `prelude` is refused; imports come first (Lean agrees). The module system (`module`,
+  `public import`, `@[expose] public section`) is accepted while `MODULE_SYSTEM_ACCEPTED`
+  (allowed.yaml) says so, since the exporter reads every part of a module; `meta` is refused.
 """
 
 from jigcli.lean.policy.rules import FORMS, RULES, Rule, Violation
