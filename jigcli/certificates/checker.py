@@ -35,6 +35,7 @@ from jigcli.certificates.spec import CertLimits
 from jigcli.hashing import sha256_tagged
 from jigcli.process import Deadline
 from jigcli.sandbox import probe as probing
+from jigcli.sandbox import seccomp
 from jigcli.sandbox.cgroups import memory_cap
 from jigcli.sandbox.execute import execute
 from jigcli.sandbox.job import Execution, SetupFailed
@@ -124,7 +125,8 @@ def check_witness(
         )
     cap = probing.process_cap(chosen, trial)
     wall = limits.wall_sec if deadline is None else min(limits.wall_sec, deadline.remaining())
-    job = isolation.checker_job(interpreter, checker_source, witness, limits, wall)
+    loaded = seccomp.program() if chosen.program_filters else None
+    job = isolation.checker_job(interpreter, checker_source, witness, limits, wall, loaded)
     try:
         done = execute(chosen, job, cap.mechanism)
         stale = chosen.setup_failed(done.exit_status, done.result.stderr)
@@ -151,7 +153,7 @@ def check_witness(
     outcome.processes_cap, outcome.processes_note = cap.mechanism, cap.why
     outcome.memory_capped = done.memory_mb is not None
     outcome.memory_note = memory_cap().why
-    outcome.seccomp = done.seccomp
+    outcome.seccomp = done.seccomp or loaded is not None
     return outcome
 
 

@@ -17,7 +17,9 @@ each route was tested against):
 |                | user namespace of its own with no capabilities (only world-       |          |
 |                | readable files); every top folder but the system's and those      |          |
 |                | holding the job's paths (homes, `/root`, `/work`, `/opt`, …);     |          |
-|                | host `/tmp`, `/var/tmp`, `/var/crash`, `/dev/shm` (sized tmpfs)   |          |
+|                | host `/tmp`, `/dev/shm` and world-writable `/var`, `/run` folders |          |
+|                | (sized tmpfs); a program that can load the seccomp filter itself  |          |
+|                | (a checker's interpreter) does (`program_filters`)                |          |
 | sandbox-exec   | network; writes outside the stage (macOS)                         | macOS    |
 | none           | nothing but the limits (development only)                         |          |
 
@@ -82,6 +84,9 @@ class Route:
 
     # Whether it runs the program under `seccomp.program()` (bubblewrap's `--seccomp FD`).
     filters_calls = False
+    # Whether the route cannot load the seccomp filter itself, so that a program able to
+    # load it (a checker's interpreter: `jigcli.certificates.isolation`) should, first.
+    program_filters = False
     # How the route's own programs begin an error line on stderr: a run that fails with
     # one of these failed in the sandbox's setup, not in the program (a stale probe?).
     launcher_words: tuple[str, ...] = ()
@@ -328,6 +333,7 @@ class UnshareRoot(Route):
     """unshare(1), run as the host's nobody, in a user namespace of the run's own."""
 
     name = "unshare-root"
+    program_filters = True  # util-linux's setpriv before 2.40 loads no seccomp filter
     launcher_words = ("unshare:", "setpriv:", "mount:", "jig-setup:")
     signal_as_status = True
     cap_mechanisms = (CGROUP, RLIMIT)
