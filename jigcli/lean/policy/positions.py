@@ -236,9 +236,12 @@ def _literal_value(option: str, tokens: list[str]) -> bool:
     syntax, not evaluated (`elabConfig`'s special case); Aesop's `rule_sets` are names."""
     if tokens[:1] == ["by"]:
         return True
-    if option == "rule_sets":
-        return tokens[:1] == ["["] and all(
-            _PLAIN_WORD.fullmatch(t) or t in ",]" for t in tokens[1:]
+    if option == "rule_sets":  # `[A, -B]`: names of rule sets, never evaluated
+        names = " ".join(tokens[1:-1]).replace("- ", "-").split(" , ")
+        return (
+            tokens[:1] == ["["]
+            and tokens[-1:] == ["]"]
+            and all(_PLAIN_WORD.fullmatch(name.removeprefix("-")) for name in names)
         )
     if option in ("config", "simp_config"):
         return _literal(tokens) or _literal_structure(tokens)
