@@ -254,43 +254,56 @@ def export(
 
 
 def _export_ended_badly(done: Execution) -> tuple[str, str] | None:
-    result = done.result
-    if result.timed_out:
-        return "timeout", "step=export: the export ran out of the wall budget"
-    if done.signal == signal.SIGXCPU:
-        return "timeout", "step=export: the export used up its CPU time"
-    if done.out_of_memory:
-        return "verifier_error", f"the export was killed at its memory limit of {done.memory_mb} MB"
-    if done.signal is not None:
-        return "verifier_error", f"jig_export was killed by {done.signal_name}"
-    if done.exit_status != 0:
-        said = (result.stderr or result.stdout).strip().splitlines()
-        tail = f": {said[-1][:200]}" if said else ""
-        return "verifier_error", f"jig_export exited {done.exit_status}{tail}"
-    return None
+    return (
+        _out_of_time(done, "export")
+        or _killed(done, "export", "jig_export", "verifier_error")
+        or _exited(done, "jig_export", "verifier_error")
+    )
 
 
 def _ended_badly(done: Execution, messages: LeanOutput, shown: str) -> tuple[str, str] | None:
-    result = done.result
-    if result.timed_out:
-        return "timeout", "step=build: the build ran out of the wall budget"
-    if done.signal == signal.SIGXCPU:  # the CPU limit, which only a long build reaches
-        return "timeout", "step=build: the build used up its CPU time"
-    if result.truncated:
-        return "build_failed", f"the build printed more than {OUTPUT_BYTES} bytes and was stopped"
-    if done.out_of_memory:
-        return "build_failed", f"the build was killed at its memory limit of {done.memory_mb} MB"
-    if done.signal is not None:
-        return "build_failed", f"lean was killed by {done.signal_name}"
+    stopped = _out_of_time(done, "build")
+    if stopped is None and done.result.truncated:
+        stopped = (
+            "build_failed",
+            f"the build printed more than {OUTPUT_BYTES} bytes and was stopped",
+        )
+    stopped = stopped or _killed(done, "build", "lean", "build_failed")
+    if stopped is not None:
+        return stopped
     logged = [m for m in messages.messages if m.severity in ("error", "warning")]
     if logged:  # errors first: the first one explains the failure best
         first = sorted(logged, key=lambda m: m.severity != "error")[0]
         return "build_failed", f"{first.where(shown)} {first.severity}: {first.headline()}"
-    if done.exit_status != 0:
-        said = (result.stderr or result.stdout).strip().splitlines()
-        tail = f": {said[-1][:200]}" if said else ""
-        return "build_failed", f"lean exited {done.exit_status}{tail}"
+    return _exited(done, "lean", "build_failed")
+
+
+def _out_of_time(done: Execution, step: str) -> tuple[str, str] | None:
+    """A sandboxed step stopped at its wall or CPU budget (only a long run reaches the CPU
+    limit): `timeout`, whatever it printed."""
+    if done.result.timed_out:
+        return "timeout", f"step={step}: the {step} ran out of the wall budget"
+    if done.signal == signal.SIGXCPU:
+        return "timeout", f"step={step}: the {step} used up its CPU time"
     return None
+
+
+def _killed(done: Execution, step: str, program: str, reason: str) -> tuple[str, str] | None:
+    """A sandboxed step killed at its memory limit or by a signal."""
+    if done.out_of_memory:
+        return reason, f"the {step} was killed at its memory limit of {done.memory_mb} MB"
+    if done.signal is not None:
+        return reason, f"{program} was killed by {done.signal_name}"
+    return None
+
+
+def _exited(done: Execution, program: str, reason: str) -> tuple[str, str] | None:
+    """A non-zero exit, with the last line the program printed."""
+    if done.exit_status == 0:
+        return None
+    said = (done.result.stderr or done.result.stdout).strip().splitlines()
+    tail = f": {said[-1][:200]}" if said else ""
+    return reason, f"{program} exited {done.exit_status}{tail}"
 
 
 def _how(route: Route, done: Execution, shown: str) -> str:
