@@ -48,3 +48,13 @@ def parse_json(raw: bytes, what: str, *, unique_keys: bool = False) -> Any:
         raise JsonProblem(
             f"{what} holds a number with more digits than {sys.get_int_max_str_digits()}"
         ) from exc
+
+
+def is_unicode_text(text: str) -> bool:
+    """False for a string JSON can carry but UTF-8 cannot: one holding a lone surrogate
+    (`"\\ud800"`), which no file, log or hash of jig's can hold."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

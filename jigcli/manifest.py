@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jigcli.jsondoc import JsonProblem, parse_json
+from jigcli.jsondoc import JsonProblem, is_unicode_text, parse_json
 from jigcli.safefiles import SIZE, Unreadable, read_beneath, read_file
 from jigcli.schemas import validate
 
@@ -98,7 +98,7 @@ def read_manifest(path: Path, beneath: Path | None = None) -> Manifest:
 def _check_text(value: Any, field: str = "the manifest") -> None:
     """Every key and string is Unicode text: JSON's `\\ud800` escapes decode to a lone
     surrogate, which no file name, hash or output can hold."""
-    if isinstance(value, str) and not _encodable(value):
+    if isinstance(value, str) and not is_unicode_text(value):
         raise ManifestError(
             f"{field}: holds a lone surrogate (an escape like \\ud800 alone), which is not "
             "Unicode text"
@@ -114,14 +114,6 @@ def _check_text(value: Any, field: str = "the manifest") -> None:
         name = str(key).encode("utf-8", "backslashreplace").decode()
         _check_text(key, name)
         _check_text(child, name)
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 # Fields naming a file or a Lean name, and the whole of what each may be. The schema's

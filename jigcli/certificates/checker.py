@@ -33,6 +33,7 @@ from typing import Any
 from jigcli.certificates import isolation
 from jigcli.certificates.spec import CertLimits
 from jigcli.hashing import sha256_tagged
+from jigcli.jsondoc import is_unicode_text
 from jigcli.process import Deadline
 from jigcli.sandbox import probe as probing
 from jigcli.sandbox import seccomp
@@ -329,19 +330,11 @@ def _payload_problem(payload: Any) -> str | None:
     for name in ("reason", "canonical"):
         if name in payload and not isinstance(payload[name], str):
             return f"{name} must be a string"
-        if name in payload and not _encodable(payload[name]):
+        if name in payload and not is_unicode_text(payload[name]):
             return f"{name} holds a lone surrogate, which is not Unicode text"
     if payload["ok"] and "canonical" not in payload:
         return "an accepted witness needs canonical, a string"
     return None
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _tail(text: str) -> str:
