@@ -67,14 +67,14 @@ class Report:
     @property
     def exit_code(self) -> int:
         """0 all proved; 4 when Lean is not set up here and nothing else is wrong (every
-        statement not ok is only waiting for Lean); 1 otherwise."""
+        statement not ok is formalized and only pending: waiting for Lean); 1 otherwise."""
         if self.ok:
             return 0
         waiting = [row for row in self.rows if row.status != "ok"]
         if (
             self.not_set_up is not None
             and not self.missing
-            and all(row.outcome.detail.endswith(NOT_CHECKED_HERE) for row in waiting)
+            and all(row.decls and row.outcome.verdict == "pending" for row in waiting)
         ):
             return EXIT_NOT_CHECKED
         return 1
