@@ -9,9 +9,8 @@ step uses it (`_check_names`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from jigcli.jsondoc import JsonProblem, is_unicode_text, parse_json
 from jigcli.safefiles import SIZE, Unreadable, read_beneath, read_file
@@ -24,8 +23,7 @@ class ManifestError(Exception):
     """The manifest cannot be used; `str()` says which field and why."""
 
 
-@dataclass(frozen=True)
-class Manifest:
+class Manifest(NamedTuple):
     path: Path
     data: dict[str, Any]
     raw: bytes

@@ -24,8 +24,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 DEFAULT_OUTPUT_CAP = 64 * 1024 * 1024
 _KILL_GRACE_SEC = 2.0
@@ -47,8 +47,7 @@ class Deadline:
         return self.remaining() <= 0.0
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """Kernel-enforced limits for the child (RLIMIT_*). `None` leaves a limit as inherited."""
 
     cpu_sec: int | None = None
@@ -88,8 +87,7 @@ class Limits:
         return pairs
 
 
-@dataclass
-class RunResult:
+class RunResult(NamedTuple):
     argv: list[str]
     returncode: int
     stdout: str
@@ -100,7 +98,7 @@ class RunResult:
     stderr_truncated: bool = False
     stdout_bytes: int = 0
     stderr_bytes: int = 0
-    notes: list[str] = field(default_factory=list)
+    notes: tuple[str, ...] = ()
     # CPU seconds (user + system) of the child and every descendant it waited for; None where
     # the platform cannot say. Tells a CPU-limit kill apart from any other SIGKILL.
     cpu_sec: float | None = None
@@ -398,7 +396,7 @@ def run_bounded(
     kill_group(proc.pid)  # anything the child left running in its group dies with it
     if _adopting and _adopting[0]:
         reap_adopted(proc.pid)
-    result = RunResult(
+    return RunResult(
         argv=args,
         returncode=returncode,
         stdout=reader.text(0),
@@ -411,10 +409,10 @@ def run_bounded(
         stderr_bytes=reader.seen[1],
         cpu_sec=cpu_sec,
         pid=proc.pid,
+        notes=(f"output exceeded {output_cap} bytes; the process was stopped",)
+        if reader.flooded
+        else (),
     )
-    if reader.flooded:
-        result.notes.append(f"output exceeded {output_cap} bytes; the process was stopped")
-    return result
 
 
 def _feed_stdin(proc: subprocess.Popen[bytes], data: bytes) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -29,9 +28,21 @@ def find_root(start: Path | None = None) -> Path:
     )
 
 
-@dataclass(frozen=True)
 class Repo:
-    root: Path
+    """A verifier repo, by its root folder. (A plain class: `jig verify` imports it on every
+    run, and generating a dataclass's methods is a large share of its start-up.)"""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Repo) and other.root == self.root
+
+    def __hash__(self) -> int:
+        return hash(self.root)
+
+    def __repr__(self) -> str:
+        return f"Repo({str(self.root)!r})"
 
     @classmethod
     def locate(cls, override: Path | None = None, start: Path | None = None) -> Repo:

@@ -13,8 +13,8 @@ import errno
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 _FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
 _FOLDER = os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC
@@ -172,8 +172,7 @@ def _unreadable(error: OSError) -> Unreadable:
 # -- walking a folder ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class WalkLimits:
+class WalkLimits(NamedTuple):
     """How far a walk goes: folders below its start, entries in all, bytes in one name."""
 
     depth: int = 16
@@ -181,8 +180,10 @@ class WalkLimits:
     name_bytes: int = 128
 
 
-@dataclass
-class Walk:
+WALK_LIMITS = WalkLimits()
+
+
+class Walk(NamedTuple):
     """What a walk found below its folder, as repo-style relative paths (`a/b.json`).
 
     `files`: regular files by the folder's own listing (read them with `read_beneath`, which
@@ -191,13 +192,12 @@ class Walk:
     look into and why (too deep, too many entries, not readable). Links and special files
     are never entered nor listed."""
 
-    files: list[str] = field(default_factory=list)
-    odd: list[Odd] = field(default_factory=list)
-    unsearched: list[tuple[str, str]] = field(default_factory=list)
+    files: list[str]
+    odd: list[Odd]
+    unsearched: list[tuple[str, str]]
 
 
-@dataclass(frozen=True, order=True)
-class Odd:
+class Odd(NamedTuple):
     """An entry whose name cannot name a case: shown with escapes, why, and where it is (its
     folder relative to the walk's start, and its name as the OS gave it), to open it still."""
 
@@ -211,12 +211,12 @@ def walk(
     root: Path,
     relative: str = "",
     *,
-    limits: WalkLimits = WalkLimits(),
+    limits: WalkLimits = WALK_LIMITS,
     skip: Callable[[str], bool] | None = None,
 ) -> Walk:
     """Every regular file below `root/relative` (itself opened as `open_folder` does), never
     through a link; `skip(path)` leaves a file or folder out. Each list comes sorted."""
-    found = Walk()
+    found = Walk([], [], [])
     with open_folder(root, relative) as top:
         pending: list[tuple[int, str, int]] = [(os.dup(top.fd), "", 0)]
     budget = [limits.entries]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from pathlib import Path, PurePosixPath
 
@@ -71,7 +70,7 @@ def _replace(folder: int, name: str, data: bytes, shown: Path) -> None:
         if stat.S_ISDIR(mode):
             raise UnsafeTarget(f"{shown} is a folder; jig writes a file there")
     # Not derived from `name`: a name near the 255-byte limit must still get a temporary.
-    temporary = f".jig-{secrets.token_hex(8)}.tmp"
+    temporary = f".jig-{os.urandom(8).hex()}.tmp"
     fd = os.open(temporary, _NEW, 0o644, dir_fd=folder)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -6,11 +6,10 @@ What to do next is derived from the reason in one table (`REASONS`), never writt
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
-from dataclasses import dataclass, field
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from jigcli.ownsource import identity
 
@@ -24,8 +23,7 @@ EXIT_NOT_CHECKED = 4
 NOT_CHECKED_REASONS = frozenset({"toolchain_missing", "sandbox_unavailable"})
 
 
-@dataclass(frozen=True)
-class Reason:
+class Reason(NamedTuple):
     words: str  # the reason said to a person, in a few words
     next: str  # what to do about it
     actionable: bool = True  # False when it says nothing about the submission itself
@@ -164,11 +162,10 @@ PRECEDENCE = {name: index for index, name in enumerate(REASONS)}
 
 
 def utc_now() -> str:
-    return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-@dataclass
-class Check:
+class Check(NamedTuple):
     ok: bool | None  # None: not run (and why is in `detail`)
     detail: str
     output: str | None = None
@@ -180,32 +177,47 @@ class Check:
         return entry
 
 
-@dataclass
 class Verdict:
-    kind: str = "lean"
-    submission: str | None = None
-    statement_id: str | None = None
-    decl: str | None = None
-    verdict: str = "red"
-    reason: str | None = None
-    detail: str = ""
-    axioms: list[str] = field(default_factory=list)
-    elaborated_term_hash: str | None = None
-    term_hash_kind: str | None = None
-    statement_hash: str | None = None
-    submission_source_hash: str | None = None
-    statement_source_hash: str | None = None
-    canonical_statement: str | None = None
-    submitted_type: str | None = None
-    print_axioms: str | None = None
-    checks: dict[str, Check] = field(default_factory=dict)
-    toolchain: dict[str, Any] = field(default_factory=dict)
-    timings_sec: dict[str, float] = field(default_factory=dict)
-    timestamp: str = field(default_factory=utc_now)
-    # Where the evidence is: the judge's report, verdict files.
-    evidence: dict[str, str] = field(default_factory=dict)
-    # Kind-specific fields (certificates: checker_hash, witness_hash, lane, limits, ...).
-    extra: dict[str, Any] = field(default_factory=dict)
+    """One verification's verdict, filled in by its pipeline's steps.
+
+    A plain class, not a dataclass: `jig verify` imports it on every run, and generating a
+    dataclass's methods is a large share of a certificate verification's start-up.
+    """
+
+    def __init__(
+        self,
+        kind: str = "lean",
+        submission: str | None = None,
+        statement_id: str | None = None,
+        toolchain: dict[str, Any] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.submission = submission
+        self.statement_id = statement_id
+        self.decl: str | None = None
+        self.verdict = "red"
+        self.reason: str | None = None
+        self.detail = ""
+        self.axioms: list[str] = []
+        self.elaborated_term_hash: str | None = None
+        self.term_hash_kind: str | None = None
+        self.statement_hash: str | None = None
+        self.submission_source_hash: str | None = None
+        self.statement_source_hash: str | None = None
+        self.canonical_statement: str | None = None
+        self.submitted_type: str | None = None
+        self.print_axioms: str | None = None
+        self.checks: dict[str, Check] = {}
+        self.toolchain: dict[str, Any] = toolchain if toolchain is not None else {}
+        self.timings_sec: dict[str, float] = {}
+        self.timestamp = utc_now()
+        # Where the evidence is: the judge's report, verdict files.
+        self.evidence: dict[str, str] = {}
+        # Kind-specific fields (certificates: checker_hash, witness_hash, lane, limits, ...).
+        self.extra: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"Verdict({self.verdict} {self.reason}: {self.submission})"
 
     # -- recording ------------------------------------------------------------------------
     def record(self, name: str, ok: bool, detail: str, output: str | None = None) -> bool:

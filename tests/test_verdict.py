@@ -50,7 +50,8 @@ def test_every_reason_yields_a_schema_valid_verdict_with_advice(reason):
 
 
 def test_green_verdict_is_schema_valid():
-    verdict = Verdict(elaborated_term_hash="sha256:" + "0" * 64)
+    verdict = Verdict()
+    verdict.elaborated_term_hash = "sha256:" + "0" * 64
     verdict.record("build", True, "ok")
     assert validate(verdict.finish().to_json(), "verdict") == []
 

@@ -26,9 +26,8 @@ from __future__ import annotations
 import json
 import signal
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from jigcli.certificates import isolation
 from jigcli.certificates.spec import CertLimits
@@ -47,8 +46,7 @@ TAIL_CHARS = 4000
 _CPU_SLACK_SEC = 0.25
 
 
-@dataclass
-class Outcome:
+class Outcome(NamedTuple):
     """What running a checker on a witness decided, and the evidence for it."""
 
     reason: str  # "ok", or the verdict reason of the failure
@@ -149,23 +147,27 @@ def check_witness(
             route=route,
             deadline=deadline,
         )
-    outcome = judge(done, limits, wall)
-    outcome.probe_sec = probe_sec
-    outcome.processes_cap, outcome.processes_note = cap.mechanism, cap.why
-    outcome.memory_capped = done.memory_mb is not None
-    outcome.memory_note = memory_cap().why
-    outcome.seccomp = done.seccomp or loaded is not None
-    return outcome
+    return judge(done, limits, wall)._replace(
+        probe_sec=probe_sec,
+        processes_cap=cap.mechanism,
+        processes_note=cap.why,
+        memory_capped=done.memory_mb is not None,
+        memory_note=memory_cap().why,
+        seccomp=done.seccomp or loaded is not None,
+    )
 
 
 def judge(done: Execution, limits: CertLimits, wall_sec: float) -> Outcome:
     """The outcome of one execution, by the rules in the module docstring."""
     result = done.result
-    outcome = Outcome(
-        "checker_error",
-        "",
+    reason, detail, canonical, said = _decided(done, limits, wall_sec)
+    return Outcome(
+        reason,
+        detail,
         done.route,
         limits,
+        canonical=canonical,
+        checker_reason=said,
         exit_status=done.exit_status,
         signal=done.signal_name or None,
         stdout_tail=_tail(result.stdout),
@@ -173,23 +175,23 @@ def judge(done: Execution, limits: CertLimits, wall_sec: float) -> Outcome:
         duration_sec=result.duration_sec,
         cpu_sec=done.cpu_sec,
     )
+
+
+def _decided(
+    done: Execution, limits: CertLimits, wall_sec: float
+) -> tuple[str, str, str | None, str | None]:
+    """(reason, detail, canonical, what the checker said as its reason) of one execution."""
     failure = _ended_badly(done, limits, wall_sec)
     if failure is not None:
-        outcome.reason, outcome.detail = failure
-        return outcome
-    payload, problem = parse_marker(result.stdout)
+        return (*failure, None, None)
+    payload, problem = parse_marker(done.result.stdout)
     if payload is None:
-        outcome.reason, outcome.detail = "checker_protocol", problem
-        return outcome
+        return "checker_protocol", problem, None, None
     said = payload.get("reason")
-    outcome.checker_reason = said
     if payload["ok"] is not True:
-        outcome.reason = "invalid_witness"
-        outcome.detail = f"the checker says: {said or '(no reason given)'}"
-        return outcome
-    outcome.reason, outcome.canonical = "ok", payload["canonical"]
-    outcome.detail = f"accepted; the checker says: {said or '(no reason given)'}"
-    return outcome
+        return "invalid_witness", f"the checker says: {said or '(no reason given)'}", None, said
+    accepted = f"accepted; the checker says: {said or '(no reason given)'}"
+    return "ok", accepted, payload["canonical"], said
 
 
 def _ended_badly(done: Execution, limits: CertLimits, wall_sec: float) -> tuple[str, str] | None:

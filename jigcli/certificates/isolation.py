@@ -13,9 +13,8 @@ import os
 import shutil
 import sys
 import sysconfig
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from jigcli.certificates.spec import CertLimits
 from jigcli.process import ProgramMissing, run_bounded
@@ -43,8 +42,7 @@ def default_python() -> Path:
     return Path(os.path.realpath(sys.executable or shutil.which("python3") or "python3"))
 
 
-@dataclass(frozen=True)
-class InterpreterView:
+class InterpreterView(NamedTuple):
     """What a checker's interpreter needs to read: the executable, its standard library and
     the shared libraries beside its own (libpython), outside the system folders; and the
     folders of installed packages inside its library, shown empty (a checker is

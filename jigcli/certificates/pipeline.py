@@ -24,8 +24,8 @@ Each step records itself in `verdict.checks`; a step that cannot run says why.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from jigcli.certificates.checker import Outcome, check_witness
 from jigcli.certificates.spec import (
@@ -49,8 +49,7 @@ TERM_HASH_KIND = "certificate-canonical-sha256"
 CERTIFICATES = "Certificates"
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     spec: Spec
     checker_source: bytes
 

@@ -10,9 +10,8 @@ instead would make a lane mismatch look like a broken problem.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from jigcli.hashing import sha256_tagged
 from jigcli.jsondoc import JsonProblem, parse_json
@@ -26,51 +25,85 @@ MAX_SPEC_BYTES = 256 * 1024
 MAX_CHECKER_BYTES = 4 * 1024 * 1024
 
 
-@dataclass(frozen=True)
 class CertLimits:
-    """What one checker run may use. `output_bytes` caps stdout and stderr each."""
+    """What one checker run may use. `output_bytes` caps stdout and stderr each.
 
-    wall_sec: float
-    cpu_sec: int
-    address_space_mb: int
-    output_bytes: int
-    # The largest witness accepted (refused before the run) and the checker's scratch space
-    # (the size of its private tmpfs under bubblewrap, and RLIMIT_FSIZE everywhere).
-    witness_bytes: int = 1024 * 1024
-    scratch_mb: int = 16
-    # The most processes and threads the run may hold at once, the sandbox's own one or two
-    # included, where a mechanism enforces it (`jigcli.sandbox.cgroups`).
-    processes: int = 32
-    # The memory the whole run may hold at once (every process, the scratch and /dev/shm
-    # tmpfs, the kernel objects they make), where a memory cgroup enforces it. Default: one
-    # process's address space and both tmpfs full.
-    memory_mb: int = 0
+    - `witness_bytes`: the largest witness accepted (refused before the run);
+    - `scratch_mb`: the checker's scratch space (the size of its private tmpfs under
+      bubblewrap, and RLIMIT_FSIZE everywhere);
+    - `processes`: the most processes and threads the run may hold at once, the sandbox's own
+      one or two included, where a mechanism enforces it (`jigcli.sandbox.cgroups`);
+    - `memory_mb`: the memory the whole run may hold at once (every process, the scratch and
+      /dev/shm tmpfs, the kernel objects they make), where a memory cgroup enforces it.
+      Default (0): one process's address space and both tmpfs full.
 
-    def __post_init__(self) -> None:
-        if not self.memory_mb:
-            derived = self.address_space_mb + 2 * self.scratch_mb
-            object.__setattr__(self, "memory_mb", derived)
+    A plain class, not a dataclass: `jig verify` imports this module on every certificate,
+    and generating a dataclass's methods is a large share of a verification's start-up.
+    """
+
+    __slots__ = FIELDS = (
+        "wall_sec",
+        "cpu_sec",
+        "address_space_mb",
+        "output_bytes",
+        "witness_bytes",
+        "scratch_mb",
+        "processes",
+        "memory_mb",
+    )
+
+    def __init__(
+        self,
+        wall_sec: float,
+        cpu_sec: int,
+        address_space_mb: int,
+        output_bytes: int,
+        witness_bytes: int = 1024 * 1024,
+        scratch_mb: int = 16,
+        processes: int = 32,
+        memory_mb: int = 0,
+    ) -> None:
+        self.wall_sec = wall_sec
+        self.cpu_sec = cpu_sec
+        self.address_space_mb = address_space_mb
+        self.output_bytes = output_bytes
+        self.witness_bytes = witness_bytes
+        self.scratch_mb = scratch_mb
+        self.processes = processes
+        self.memory_mb = memory_mb or address_space_mb + 2 * scratch_mb
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {name: getattr(self, name) for name in self.FIELDS}
+
+    def replace(self, **changes: Any) -> CertLimits:
+        """These limits with `changes` (field names and values); every other field kept."""
+        return CertLimits(**{**self.to_json(), **changes})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> CertLimits:
         """From a spec's `limits` object (already schema-valid); absent optional fields default.
         An integer limit written as a float (`512.0`, which the schema's "integer" admits)
         becomes an int: the kernel's limits take no float."""
-        known = {f.name: f for f in fields(cls)}
         return cls(
             **{
-                key: int(value) if known[key].type == "int" else value
+                key: value if key == "wall_sec" else int(value)
                 for key, value in data.items()
-                if key in known
+                if key in cls.FIELDS
             }
         )
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CertLimits) and self.to_json() == other.to_json()
 
-@dataclass(frozen=True)
-class Lane:
+    def __hash__(self) -> int:
+        return hash(tuple(self.to_json().values()))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in self.to_json().items())
+        return f"CertLimits({fields})"
+
+
+class Lane(NamedTuple):
     name: str
     ceiling: CertLimits
 
@@ -126,20 +159,19 @@ def clamp(asked: CertLimits, within: Lane) -> tuple[CertLimits, list[str]]:
     """
     lowered: dict[str, Any] = {}
     notes: list[str] = []
-    for item in fields(CertLimits):
-        value, ceiling = getattr(asked, item.name), getattr(within.ceiling, item.name)
+    for name in CertLimits.FIELDS:
+        value, ceiling = getattr(asked, name), getattr(within.ceiling, name)
         if value > ceiling:
-            lowered[item.name] = ceiling
-            notes.append(f"{item.name} {value:g} → {ceiling:g}")
-    return replace(asked, **lowered), notes
+            lowered[name] = ceiling
+            notes.append(f"{name} {value:g} → {ceiling:g}")
+    return asked.replace(**lowered), notes
 
 
 class SpecError(Exception):
     """The problem's spec cannot be used; `str()` is a sentence naming the file and field."""
 
 
-@dataclass(frozen=True)
-class Spec:
+class Spec(NamedTuple):
     id: str
     title: str
     statement: str

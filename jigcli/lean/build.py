@@ -38,7 +38,6 @@ the sandbox) reads it, and only the export's text leaves the sandbox, to be chec
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
 import signal
@@ -133,7 +132,7 @@ def build_job(
     olean_path(out, module).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     return Job(
         argv=backend.compile_argv(paths, name, olean_path(out, module)),
-        view=dataclasses.replace(view(paths, repo), writable=(out,), inputs=inputs),
+        view=view(paths, repo)._replace(writable=(out,), inputs=inputs),
         limits=limits(wall),
         env={"LEAN_PATH": paths.lean_path()},
     )
@@ -155,9 +154,7 @@ def export_job(paths: backend.LeanPaths, repo: Repo, module: str, folder: Path, 
     shown = view(paths, repo)
     return Job(
         argv=(str(exporter), "--module", module, "--out", str(into / EXPORT_NAME)),
-        view=dataclasses.replace(
-            shown, read_only=(*shown.read_only, out, exporter), writable=(into,)
-        ),
+        view=shown._replace(read_only=(*shown.read_only, out, exporter), writable=(into,)),
         limits=limits(wall),
         env={
             "LEAN_PATH": os.pathsep.join([str(out), paths.lean_path()]),

@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -33,8 +32,7 @@ ALLOW_NO_NETNS_ENV = "JIG_ALLOW_NO_NETNS"
 MIN_SECONDS = 1
 
 
-@dataclass(frozen=True)
-class Option(Generic[T]):
+class Option(NamedTuple, Generic[T]):
     """One command-line option. `read` turns its text into the value typer would pass, or
     None where typer would refuse it or its rules are too subtle to copy; None as `read`
     makes it a flag."""
@@ -51,8 +49,7 @@ class Option(Generic[T]):
         return self.read is not None
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """A command with one positional argument (which becomes `argument`) and its options."""
 
     name: str

@@ -18,11 +18,10 @@ end the command or start another. Format from actions/toolkit's `packages/core/s
 from __future__ import annotations
 
 import os
-import secrets
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from jigcli.display import one_line
 from jigcli.errors import UsageError
@@ -42,8 +41,7 @@ def chosen(requested: str | None) -> str:
     return requested
 
 
-@dataclass(frozen=True)
-class Annotation:
+class Annotation(NamedTuple):
     """One finding: where (a repo-relative file and line, when known) and what."""
 
     path: str | None
@@ -79,7 +77,7 @@ def annotating(output_format: str, *, as_json: bool = False) -> Iterator[list[An
     if output_format != GITHUB or as_json:
         yield annotations
         return
-    token = secrets.token_hex(16)
+    token = os.urandom(16).hex()  # what secrets.token_hex does, without its imports
     _say(f"::stop-commands::{token}")
     try:
         yield annotations

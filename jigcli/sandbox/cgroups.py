@@ -41,8 +41,8 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from jigcli.sandbox.environment import SYSTEM_PATH  # where a sandbox finds prlimit
 from jigcli.sandbox.owner import PREFIX, gone, run_name
@@ -59,16 +59,14 @@ _CONTROL = {PIDS: ("pids.max",), MEMORY: ("memory.limit_in_bytes", "memory.max")
 _REMOVE_WAIT_SEC = 2.0
 
 
-@dataclass(frozen=True)
-class ProcessCap:
+class ProcessCap(NamedTuple):
     """What caps a route's processes here (`mechanism`), or None; `why` says how, or why not."""
 
     mechanism: str | None
     why: str
 
 
-@dataclass(frozen=True)
-class MemoryCap:
+class MemoryCap(NamedTuple):
     """Whether a run's memory is capped as a whole here, and how (or why not)."""
 
     capped: bool
@@ -186,8 +184,7 @@ def _own_cgroups() -> str:
         return ""
 
 
-@dataclass(frozen=True)
-class Mount:
+class Mount(NamedTuple):
     point: Path
     root: str  # the folder of the hierarchy mounted there (mountinfo's 4th field)
     v2: bool
@@ -272,8 +269,7 @@ def _remove_stale(point: Path) -> None:
 # -- one run's cgroup -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RunCgroup:
+class RunCgroup(NamedTuple):
     """The cgroup folders one sandboxed run lives in (one per v1 hierarchy, or one v2)."""
 
     pids: Path | None = None

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
 
 from jigcli.process import RunResult
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """What one run may use. `output_bytes` caps stdout and stderr each."""
 
     wall_sec: float
@@ -42,8 +42,7 @@ class Limits:
     open_files: int | None = None
 
 
-@dataclass(frozen=True)
-class View:
+class View(NamedTuple):
     """What of the host's files the program sees besides the system folders (read-only).
 
     Host paths appear at the same path inside, so the program names them as the host does
@@ -55,27 +54,25 @@ class View:
     read_only: tuple[Path, ...] = ()
     hidden: tuple[Path, ...] = ()  # folders inside those shown as empty
     writable: tuple[Path, ...] = ()
-    inputs: Mapping[str, bytes] = field(default_factory=dict)
+    inputs: Mapping[str, bytes] = MappingProxyType({})
     workdir: Path | None = None
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(NamedTuple):
     """One program to run: its argv (as it sees paths), its view, its limits, and what its
     environment holds besides the few variables the sandbox sets (`environment`)."""
 
     argv: tuple[str, ...]
     view: View
     limits: Limits
-    env: Mapping[str, str] = field(default_factory=dict)
+    env: Mapping[str, str] = MappingProxyType({})
 
 
 class SetupFailed(Exception):
     """The sandbox itself could not be set up for a run (not anything the program did)."""
 
 
-@dataclass
-class Execution:
+class Execution(NamedTuple):
     """One run as the route saw it."""
 
     route: str

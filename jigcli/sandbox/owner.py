@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import functools
 import os
-import secrets
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 PREFIX = "jig-sandbox-"
 
 
-@dataclass(frozen=True)
-class Owner:
+class Owner(NamedTuple):
     pid: int
     start: int
     pidns: int
@@ -35,7 +33,7 @@ class Owner:
 def run_name() -> str:
     """A fresh name for one run's cgroup or stage folder, owned by this process."""
     me = _me()
-    return f"{PREFIX}{me.pid}-{me.start}-{me.pidns}-{me.boot}-{secrets.token_hex(4)}"
+    return f"{PREFIX}{me.pid}-{me.start}-{me.pidns}-{me.boot}-{os.urandom(4).hex()}"
 
 
 def owner_of(name: str) -> Owner | None:

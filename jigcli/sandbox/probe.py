@@ -17,11 +17,9 @@ the first that holds:
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import threading
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from jigcli.sandbox import cgroups, probecache, seccomp
 from jigcli.sandbox.cgroups import ProcessCap
@@ -43,8 +41,7 @@ _FORK_TEST = (
 )
 
 
-@dataclass(frozen=True)
-class Probe:
+class Probe(NamedTuple):
     """What a route's probe found: None or why the route cannot run here; its process cap."""
 
     why: str | None
@@ -159,8 +156,8 @@ def _probe_run(route: Route, job: Job, cap: str | None) -> tuple[str | None, int
     # A job that runs with no address-space limit (it maps more than it uses) is probed so.
     limits = PROBE_LIMITS
     if job.limits.address_space_mb is None:
-        limits = dataclasses.replace(limits, address_space_mb=None)
-    trial = dataclasses.replace(job, argv=argv, limits=limits)
+        limits = limits._replace(address_space_mb=None)
+    trial = job._replace(argv=argv, limits=limits)
     try:
         done = execute(route, trial, cap)
     except SetupFailed as failed:

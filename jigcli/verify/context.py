@@ -7,8 +7,8 @@ runs one way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from jigcli.certificates.spec import DEFAULT_LANE
 from jigcli.process import Deadline
@@ -17,8 +17,7 @@ from jigcli.repo import Repo
 DEFAULT_TIMEOUT_SEC = 1200.0
 
 
-@dataclass
-class VerifyOptions:
+class VerifyOptions(NamedTuple):
     statement_id: str | None = None
     timeout: float = DEFAULT_TIMEOUT_SEC
     lane: str = DEFAULT_LANE
@@ -28,15 +27,16 @@ class VerifyOptions:
     work_dir: Path | None = None
 
 
-@dataclass
 class VerifyContext:
-    """What every pipeline step may use besides the manifest and the verdict."""
+    """What every pipeline step may use besides the manifest and the verdict. (Neither this
+    nor `VerifyOptions` is a dataclass: see `jigcli.verdict.Verdict`.)"""
 
-    repo: Repo
-    options: VerifyOptions
-    deadline: Deadline
-    work_dir: Path
-    step: list[str] = field(default_factory=lambda: ["start"])
+    def __init__(self, repo: Repo, options: VerifyOptions, deadline: Deadline, work_dir: Path):
+        self.repo = repo
+        self.options = options
+        self.deadline = deadline
+        self.work_dir = work_dir
+        self.step = ["start"]
 
     def enter(self, step: str) -> None:
         """Name the step now running, so a timeout verdict can say where time ran out."""

@@ -65,7 +65,7 @@ def _in_process(route: str, python: Path) -> Callable[..., dict[str, Any]]:
     def run(checker: str, witness: bytes = b"", limits: CertLimits = SMALL) -> dict[str, Any]:
         source = (HOSTILE / checker).read_bytes()
         outcome = check_witness(source, witness, limits, route=route, python=python)
-        document = dataclasses.asdict(outcome)
+        document = outcome._asdict()
         document["limits"] = outcome.applied_limits()
         return document
 
@@ -292,6 +292,18 @@ def available_mb() -> float:
         if line.startswith("MemAvailable:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def memory_back_to(floor_mb: float, within_sec: float = 5.0) -> bool:
+    """Whether the host's available memory is above `floor_mb`, waiting up to `within_sec`
+    for it: the kernel frees a killed process's pages (and a removed cgroup's) a moment
+    after the process is reaped, and a loaded machine makes that moment longer."""
+    deadline = time.monotonic() + within_sec
+    while available_mb() <= floor_mb:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
 
 
 @pytest.fixture

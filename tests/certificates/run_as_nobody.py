@@ -7,7 +7,6 @@ named by argv[1] (`path`: a folder of extra modules, the seccomp binding) and pr
 outcome as one JSON object.
 """
 
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -30,6 +29,6 @@ try:
     )
 except KeyboardInterrupt as stop:
     sys.exit(interrupted_code(stop))
-document = dataclasses.asdict(outcome)
+document = outcome._asdict()
 document["limits"] = outcome.applied_limits()
 print(json.dumps(document))

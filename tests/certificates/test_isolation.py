@@ -69,7 +69,7 @@ def test_an_interpreter_under_a_home_shows_nothing_else_of_it(sandboxed, python_
     )
     assert outcome.isolation is not None, outcome.detail
     assert outcome.reason == "invalid_witness", outcome.detail
-    assert "ssh-key-canary-41d9" not in json.dumps(outcome.__dict__, default=str)
+    assert "ssh-key-canary-41d9" not in json.dumps(outcome._asdict(), default=str)
 
 
 def test_a_prefix_that_is_the_home_would_have_been_refused(python_in_a_home):

@@ -10,7 +10,6 @@ import socket
 import tempfile
 import threading
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -162,7 +161,7 @@ def test_an_unbounded_fork_bomb_is_held_at_its_cap_until_its_wall_clock(through,
     before = _descendants(os.getpid())
     token = _token()
     witness = json.dumps({"token": token, "style": "every"}).encode()
-    limits = replace(SMALL, wall_sec=2, processes=BOMB_CAP)
+    limits = SMALL.replace(wall_sec=2, processes=BOMB_CAP)
     with _Census(survivors, token) as census:
         outcome = runner("fork_bomb.py", witness, limits)
     # Every process retries its refused forks forever: held at the cap, it never finishes.
@@ -179,7 +178,7 @@ def test_a_fork_bomb_that_dies_of_a_refused_fork_is_a_checker_error(through, sur
     runner = _capped(through)
     token = _token()
     witness = json.dumps({"token": token, "style": "leader"}).encode()
-    outcome = runner("fork_bomb.py", witness, replace(SMALL, processes=BOMB_CAP))
+    outcome = runner("fork_bomb.py", witness, SMALL.replace(processes=BOMB_CAP))
     assert outcome["reason"] == "checker_error"
     assert "BlockingIOError" in outcome["detail"]
     assert f"its process limit is {BOMB_CAP}" in outcome["detail"]
@@ -200,33 +199,33 @@ def test_a_run_capped_by_a_cgroup_leaves_no_cgroup_behind(through_bubblewrap):
 
 
 def test_a_memory_bomb_stops_at_the_address_space_limit(through):
-    outcome = through("memory_bomb.py", limits=replace(SMALL, address_space_mb=256))
+    outcome = through("memory_bomb.py", limits=SMALL.replace(address_space_mb=256))
     assert outcome["reason"] == "checker_error"
     assert "MemoryError" in outcome["detail"]
 
 
 def test_a_cpu_spin_is_a_timeout(through):
-    outcome = through("cpu_spin.py", limits=replace(SMALL, cpu_sec=1))
+    outcome = through("cpu_spin.py", limits=SMALL.replace(cpu_sec=1))
     assert outcome["reason"] == "timeout"
     assert "CPU limit of 1 s" in outcome["detail"]
 
 
 def test_a_checker_that_catches_sigxcpu_and_prints_green_after_is_a_timeout(through):
-    outcome = through("catch_sigxcpu.py", limits=replace(SMALL, cpu_sec=1))
+    outcome = through("catch_sigxcpu.py", limits=SMALL.replace(cpu_sec=1))
     assert outcome["reason"] == "timeout", outcome
     assert "CPU limit of 1 s" in outcome["detail"] and outcome["canonical"] is None
 
 
 def test_a_sleep_past_the_wall_clock_is_a_timeout(through):
     started = time.monotonic()
-    outcome = through("sleep_past_wall.py", limits=replace(SMALL, wall_sec=1))
+    outcome = through("sleep_past_wall.py", limits=SMALL.replace(wall_sec=1))
     assert outcome["reason"] == "timeout"
     assert "wall limit of 1 s" in outcome["detail"]
     assert time.monotonic() - started < 30
 
 
 def test_a_200_mb_output_flood_is_stopped_at_the_cap(through):
-    outcome = through("output_flood.py", limits=replace(SMALL, output_bytes=65536))
+    outcome = through("output_flood.py", limits=SMALL.replace(output_bytes=65536))
     assert outcome["reason"] == "checker_protocol"
     assert "more than 65536 bytes on stdout" in outcome["detail"]
     assert len(outcome["stdout_tail"]) <= 4001
@@ -318,7 +317,7 @@ def test_no_run_leaves_a_process_for_the_callers_reaper(through, checker):
     the wall clock leaves its own child: jig adopts both and reaps them (under an init that
     never reaps, they would be zombies for good)."""
     zombies, descendants = set(_zombie_children()), _descendants(os.getpid())
-    outcome = through(checker, b"w", replace(SMALL, wall_sec=2))
+    outcome = through(checker, b"w", SMALL.replace(wall_sec=2))
     assert outcome["reason"] in ("ok", "timeout")
     # Only this run's count: earlier tests' killed helpers leave theirs to this process.
     assert set(_zombie_children()) <= zombies

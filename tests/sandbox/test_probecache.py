@@ -3,8 +3,6 @@ when a run fails the way a stale probe would explain (issue 22)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from jigcli.certificates import isolation
@@ -54,7 +52,7 @@ def test_a_working_probe_is_remembered_by_the_next_process(fresh, monkeypatch):
 
 def test_a_failed_probe_is_never_remembered(fresh, monkeypatch):
     route = route_named("bubblewrap")
-    failing = dataclasses.replace(TRIVIAL, argv=("/nonexistent/python",))
+    failing = TRIVIAL._replace(argv=("/nonexistent/python",))
     if route.unavailable():
         pytest.skip(route.unavailable())
     assert probe.probe(route, failing) is not None
