@@ -1,15 +1,23 @@
 """What verifying a certificate costs against running its checker bare, measured in one run.
 
-    python bench/certificates.py [--reps 15] [--count 300]
+    python bench/certificates.py [--reps 15] [--count 300] [--upstream DIR]
 
 The checker is the repo's own C001 (three cubes summing to 42, Python big integers) on the
 Booker–Sutherland witness. Baselines, each a real process of the same interpreter:
 
 * bare:    `python checker.py witness` — how a poser would run the checker by hand;
-* bare -S: the same with `-S -B`, the flags the sandbox runs checkers with, for information.
+* bare -S: the same with `-S -B`, the flags the sandbox runs checkers with, for information;
+* start:   `python -c pass`, the interpreter's own start-up, which every process pays;
+* upstream (with `--upstream DIR`, a checkout of WoshuaJolk/conject-lean or any repo whose
+  `scripts/` holds its `verify_cert.py` and `conject_common.py`): that script on the same
+  problem and witness, copied beside them in a scratch folder. It isolates far less (a
+  network namespace, rlimits); nothing of it is vendored here.
+
+jig's package is byte-compiled first, as `pip install` leaves it: a checkout run under
+PYTHONDONTWRITEBYTECODE would otherwise compile its sources on every run.
 
 (a) one `python -m jigcli verify MANIFEST --json` process per certificate, interleaved with
-    the bare runs over `--reps` repetitions (medians) — target ≤ 3× bare: interpreter
+    the other processes over `--reps` repetitions (medians) — target ≤ 3× bare: interpreter
     start-up, the CLI's imports and the sandbox probe are paid on every verification;
 (b) the per-certificate cost inside one process verifying `--count` submissions in a loop
     with `jigcli.verify.submission.verify` (the way `jig selftest` runs them: the route probed once,
@@ -21,6 +29,7 @@ Both ratios are printed with the isolation route the verdicts recorded.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import shutil
 import statistics
@@ -51,16 +60,39 @@ def _bare(flags: tuple[str, ...] = ()) -> list[str]:
     return [sys.executable, *flags, str(PROBLEM / "checker.py"), str(WITNESS)]
 
 
-def cli_round(reps: int) -> tuple[list[float], list[float], list[float], str]:
-    """(a): interleaved bare, bare -S and `jig verify` processes, `reps` of each."""
+def _upstream(checkout: Path, scratch: Path) -> list[str]:
+    """The argv of upstream's verify_cert.py on C001's witness, set up in `scratch`: its two
+    scripts (from `checkout`) and C001, as its REPO_ROOT (the scripts' parent) expects."""
+    scripts = scratch / "scripts"
+    scripts.mkdir()
+    for name in ("verify_cert.py", "conject_common.py"):
+        found = checkout / "scripts" / name
+        if not found.is_file():
+            raise SystemExit(f"--upstream {checkout}: no scripts/{name} there")
+        shutil.copy(found, scripts / name)
+    shutil.copytree(PROBLEM, scratch / "Certificates" / "C001")
+    submission = MANIFEST.relative_to(REPO).as_posix()
+    return [sys.executable, str(scripts / "verify_cert.py"), "--submission", submission]
+
+
+def cli_round(reps: int, upstream: Path | None) -> tuple[dict[str, list[float]], str]:
+    """(a): interleaved processes, `reps` of each: seconds by name, and jig's route."""
     verify = [sys.executable, "-m", "jigcli", "verify", str(MANIFEST), "--json"]
-    bare, bare_s, cli = [], [], []
-    for _ in range(reps):
-        bare.append(_timed(_bare()))
-        bare_s.append(_timed(_bare(("-S", "-B"))))
-        cli.append(_timed(verify))
+    with tempfile.TemporaryDirectory(prefix="jig-bench-upstream-") as scratch:
+        runs = {
+            "bare": _bare(),
+            "bare -S": _bare(("-S", "-B")),
+            "start": [sys.executable, "-c", "pass"],
+            "jig": verify,
+        }
+        if upstream is not None:
+            runs["upstream"] = _upstream(upstream, Path(scratch))
+        seconds: dict[str, list[float]] = {name: [] for name in runs}
+        for _ in range(reps):
+            for name, argv in runs.items():
+                seconds[name].append(_timed(argv))
     route = json.loads(subprocess.run(verify, cwd=REPO, capture_output=True).stdout)["isolation"]
-    return bare, bare_s, cli, str(route)
+    return seconds, str(route)
 
 
 def _make_repo(root: Path, count: int) -> list[Path]:
@@ -104,16 +136,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--reps", type=int, default=15)
     parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--upstream", type=Path, help="a checkout holding scripts/verify_cert.py")
     args = parser.parse_args()
 
-    bare, bare_s, cli, route = cli_round(args.reps)
-    b, bs, c = statistics.median(bare), statistics.median(bare_s), statistics.median(cli)
+    compileall.compile_dir(REPO / "jigcli", quiet=1)
+    seconds, route = cli_round(args.reps, args.upstream)
+    median = {name: statistics.median(values) for name, values in seconds.items()}
+    b, c = median["bare"], median["jig"]
     print(f"(a) one process per certificate, median of {args.reps}, route {route}")
+    print(f"    python -c pass (start-up)         {median['start'] * 1000:7.1f} ms")
     print(f"    bare python checker.py witness    {b * 1000:7.1f} ms")
-    print(f"    bare python -S -B checker.py      {bs * 1000:7.1f} ms")
+    print(f"    bare python -S -B checker.py      {median['bare -S'] * 1000:7.1f} ms")
     print(f"    python -m jigcli verify --json    {c * 1000:7.1f} ms")
     ratio_a = c / b
-    print(f"    ratio {ratio_a:.2f}x bare (target <= {TARGET_CLI}x); {c / bs:.2f}x bare -S")
+    print(f"    ratio {ratio_a:.2f}x bare (target <= {TARGET_CLI}x)")
+    if "upstream" in median:
+        u = median["upstream"]
+        print(f"    upstream verify_cert.py           {u * 1000:7.1f} ms ({u / b:.2f}x bare)")
+        print(f"    jig / upstream {c / u:.2f}x")
 
     per, bare_mean, routes = in_process_round(args.count)
     ratio_b = per / bare_mean

@@ -24,7 +24,6 @@ import contextlib
 import errno
 import hashlib
 import os
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -215,6 +214,8 @@ def _refuse(rules: Any, action: Any, name: str) -> None:
 
 
 def _export(rules: Any) -> bytes:
+    import tempfile  # here: only a cold cache compiles the filter
+
     with tempfile.TemporaryFile() as sink:
         rules.export_bpf(sink)
         sink.seek(0)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
-import traceback
 from pathlib import Path
 
 from jigcli.manifest import Manifest, ManifestError, read_manifest
@@ -63,6 +62,8 @@ def _guarded(manifest_path: Path, verdict: Verdict, context: VerifyContext) -> N
     try:
         _pipeline(manifest_path, verdict, context)
     except Exception as error:  # a crash anywhere still yields a red verdict
+        import traceback  # here: it pulls in linecache, tokenize and textwrap
+
         verdict.fail(
             "verifier_error", f"{type(error).__name__}: {error} (during {context.step[0]})"
         )
