@@ -217,25 +217,23 @@ def reap_adopted(group: int) -> list[int]:
     """Reap the processes of process group `group` (a finished child's: its pid cannot be
     reused while the group lives) that jig adopted as their reaper, killing any still alive:
     a launcher that died before its own child (unshare's init, killed with the group) leaves
-    it to jig. jig's own children each lead a group of their own, so none is touched."""
-    me = os.getpid()
-    adopted = [pid for pid, parent, pgrp in _processes() if parent == me and pgrp == group]
-    for pid in adopted:
-        reap(pid, within_sec=0)
-    return adopted
-
-
-def _processes() -> Iterator[tuple[int, int, int]]:
-    """(pid, parent pid, process group) of every process visible in /proc."""
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
+    it to jig. `waitpid(-group)` sees only jig's own children in that group, and jig's own
+    children each lead a group of their own, so none of theirs is touched."""
+    reaped: list[int] = []
+    deadline = time.monotonic() + _KILL_GRACE_SEC
+    while True:
         try:
-            with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                fields = handle.read().rpartition(b")")[2].split()
-            yield int(entry.name), int(fields[1]), int(fields[2])
-        except (OSError, IndexError, ValueError):
+            pid, _ = os.waitpid(-group, os.WNOHANG)
+        except ChildProcessError:
+            return reaped  # no child of jig's is left in the group
+        if pid:
+            reaped.append(pid)
             continue
+        if time.monotonic() > deadline:
+            return reaped  # one that outlives SIGKILL this long (a hung mount) is left
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGKILL)
+        time.sleep(0.002)
 
 
 def reap(pid: int, within_sec: float = _KILL_GRACE_SEC) -> bool:

@@ -1,9 +1,18 @@
+import os
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from jigcli.process import Limits, ProgramMissing, Stopped, run_bounded, stopping
+from jigcli.process import (
+    Limits,
+    ProgramMissing,
+    Stopped,
+    become_subreaper,
+    run_bounded,
+    stopping,
+)
 
 
 def test_run_captures_both_streams_and_exit_code():
@@ -99,3 +108,15 @@ def test_inside_stopping_run_starts_nothing_and_after_it_runs_again():
     with stopping(), pytest.raises(Stopped, match="stopping"):
         run_bounded(["true"])
     assert run_bounded(["true"]).ok
+
+
+def test_an_orphan_left_in_the_childs_group_comes_back_to_jig_and_is_reaped():
+    """The child exits leaving a process in its group: killed with the group, it comes back
+    to jig (the subreaper), which reaps it, so no zombie is left to any init."""
+    if not become_subreaper():
+        pytest.skip("this kernel offers no PR_SET_CHILD_SUBREAPER")
+    done = run_bounded(["/bin/sh", "-c", "sleep 30 >/dev/null 2>&1 & echo $!"], timeout=20)
+    orphan = int(done.stdout.split()[0])
+    with pytest.raises(ChildProcessError):  # reaped already: not a child of jig's any more
+        os.waitpid(orphan, os.WNOHANG)
+    assert not Path(f"/proc/{orphan}").exists()
