@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,6 +56,30 @@ def _pid_alive(pid: int) -> bool:
 
 
 NOBODY = 65534
+
+
+def git_repo(folder: Path) -> Any:
+    """A new git repository (GitPython's `Repo`) at `folder` that commits as a poser of its
+    own, so no test depends on the machine's git identity."""
+    import git
+
+    repo = git.Repo.init(folder)
+    with repo.config_writer() as config:
+        config.set_value("user", "name", "Poser")
+        config.set_value("user", "email", "poser@example.org")
+    return repo
+
+
+def seeded_git_repo(folder: Path, files: tuple[str, ...]) -> Any:
+    """`git_repo(folder)` holding `files` (paths relative to this repo's root, copied from
+    it), committed once as "Seed"."""
+    for rel in files:
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(REPO / rel, folder / rel)
+    repo = git_repo(folder)
+    repo.git.add("--all")
+    repo.git.commit("-m", "Seed")
+    return repo
 
 
 def run_as_nobody(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -16,6 +16,8 @@ from jigcli.errors import UsageError
 from jigcli.hashing import file_sha256_hex
 from jigcli.schemas import validate
 
+from ..conftest import seeded_git_repo
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 READER = DATA / "audit" / "reader.py"
 ROOT = Path(__file__).resolve().parents[2]
@@ -294,16 +296,7 @@ def test_a_statement_ledger_kept_beside_the_statement_is_moved_with_its_judgemen
 def test_pose_check_accepts_a_commit_holding_an_audited_statement(tmp_path: Path) -> None:
     import subprocess
 
-    import git
-
-    for rel in ("lakefile.toml", "lake-manifest.json", "lean-toolchain"):
-        shutil.copy(ROOT / rel, tmp_path / rel)
-    repo = git.Repo.init(tmp_path)
-    with repo.config_writer() as config:
-        config.set_value("user", "name", "Poser")
-        config.set_value("user", "email", "poser@example.org")
-    repo.git.add("--all")
-    repo.git.commit("-m", "Seed")
+    repo = seeded_git_repo(tmp_path, ("lakefile.toml", "lake-manifest.json", "lean-toolchain"))
     (tmp_path / "Statements").mkdir()
     shutil.copy(ROOT / "Statements" / "S001.lean", tmp_path / "Statements" / "S001.lean")
     reader = Reader(tmp_path, {"S001": "faithful: the prose and the type agree"})

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import git
 import pytest
+
+from ..conftest import seeded_git_repo
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "pose"
@@ -21,15 +22,7 @@ EVEN = "Mathlib.Algebra.Group.Nat.Even"
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     folder = tmp_path / "verifier"
-    for rel in SEED:
-        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(REPO / rel, folder / rel)
-    repo = git.Repo.init(folder)
-    with repo.config_writer() as config:
-        config.set_value("user", "name", "Poser")
-        config.set_value("user", "email", "poser@example.org")
-    repo.git.add("--all")
-    repo.git.commit("-m", "Seed")
+    seeded_git_repo(folder, SEED)
     return folder
 
 

@@ -11,6 +11,8 @@ import pytest
 
 from jigcli.pose import PoseRefused
 
+from ..conftest import git_repo as poser_git_repo
+
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "pose"
 SEED: tuple[str, ...] = (
@@ -27,10 +29,7 @@ class Verifier:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.git = git.Repo.init(root)
-        with self.git.config_writer() as config:
-            config.set_value("user", "name", "Poser")
-            config.set_value("user", "email", "poser@example.org")
+        self.git: git.Repo = poser_git_repo(root)
 
     def write(self, rel: str, text: str) -> Path:
         path = self.root / rel
