@@ -9,7 +9,7 @@ import pytest
 
 from jigcli.lean.policy import FORMS, scan_file, tables
 
-LEAN = Path(__file__).resolve().parents[1] / "data" / "lean"
+LEAN = Path(__file__).resolve().parents[2] / "data" / "lean"
 ATTACKS = sorted((LEAN / "attacks").glob("*.lean"))
 REAL = sorted((LEAN / "real").glob("*.lean"))
 # Honest proofs written with the module system (a switch of the policy).
