@@ -132,10 +132,16 @@ def in_process_round(count: int) -> tuple[float, float, str]:
     return per_certificate, bare, ", ".join(sorted(routes))
 
 
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--reps", type=int, default=15)
-    parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--reps", type=_positive, default=15)
+    parser.add_argument("--count", type=_positive, default=300)
     parser.add_argument("--upstream", type=Path, help="a checkout holding scripts/verify_cert.py")
     args = parser.parse_args()
 

@@ -66,7 +66,9 @@ def generate(expressions: int, seed: int) -> bytes:
     while exprs < expressions:
         kind = rng.random()
         if kind < 0.15:
-            record = {"const": {"name": rng.randrange(1, names), "us": [rng.randrange(levels)]}}
+            record: dict[str, object] = {
+                "const": {"name": rng.randrange(1, names), "us": [rng.randrange(levels)]}
+            }
         elif kind < 0.7:
             record = {"app": {"fn": rng.randrange(exprs), "arg": rng.randrange(exprs)}}
         elif kind < 0.85:

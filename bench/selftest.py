@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 CHECKER = """\
 import json, sys
@@ -82,7 +83,7 @@ def snapshot(into: Path) -> Path:
 
 def selftest(
     root: Path, cache: Path, jobs: int, allow_no_netns: bool, code: Path
-) -> tuple[float, dict]:
+) -> tuple[float, dict[str, Any]]:
     argv = [sys.executable, "-m", "jigcli", "selftest", "--json", "--jobs", str(jobs)]
     if allow_no_netns:
         argv.append("--allow-no-netns")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from jigcli.display import one_line
@@ -59,14 +59,15 @@ def _row(cells: Sequence[str]) -> str:
     return "| " + " | ".join(cell(text) for text in cells) + " |"
 
 
-def append_step_summary(markdown: str) -> None:
-    """Append `markdown` to `$GITHUB_STEP_SUMMARY`; nothing when it is not set."""
+def append_step_summary(markdown: Callable[[], str]) -> None:
+    """Append what `markdown` renders to `$GITHUB_STEP_SUMMARY`; when it is not set, nothing,
+    and nothing is rendered."""
     target = os.environ.get("GITHUB_STEP_SUMMARY")
     if not target:
         return
     try:
         with open(target, "a", encoding="utf-8") as summary:
-            summary.write(markdown)
+            summary.write(markdown())
     except OSError as error:
         from jigcli.console import say_error
 

@@ -186,7 +186,7 @@ def main(argv: list[str]) -> int:
     verdict.fail(reason, detail)
     _clear(call.out)
     verdict.finish().write(call.out)
-    append_step_summary(verdict_markdown(verdict.to_json()))
+    append_step_summary(lambda: verdict_markdown(verdict.to_json()))
     print(f"wrote a red {reason} verdict to {call.out}: {detail}")
     if call.wrong:
         print(USAGE, file=sys.stderr)

@@ -33,11 +33,11 @@ def test_lint_format_and_types_are_checked_before_the_tests() -> None:
     ]
 
 
-def test_mypy_checks_jigcli_strictly_and_the_tests_too() -> None:
+def test_mypy_checks_jigcli_scripts_and_bench_strictly_and_the_tests_too() -> None:
     import tomllib
 
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
-    assert config["files"] == ["jigcli", "tests"] and config["strict"] is True
+    assert config["files"] == ["jigcli", "scripts", "bench", "tests"] and config["strict"] is True
     overrides = [o for o in config["overrides"] if o["module"] == ["tests.*"]]
     assert overrides and overrides[0]["disallow_untyped_defs"] is False
 

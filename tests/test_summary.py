@@ -53,20 +53,20 @@ def test_appending_keeps_what_earlier_steps_wrote(tmp_path, monkeypatch):
     target = tmp_path / "summary.md"
     target.write_text("earlier\n")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(target))
-    append_step_summary("mine\n")
+    append_step_summary(lambda: "mine\n")
     assert target.read_text() == "earlier\nmine\n"
 
 
 def test_without_github_nothing_is_written(tmp_path, monkeypatch):
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     monkeypatch.chdir(tmp_path)
-    append_step_summary("mine\n")
+    append_step_summary(lambda: pytest.fail("rendered with no summary to write"))
     assert list(tmp_path.iterdir()) == []
 
 
 def test_an_unwritable_summary_is_a_warning(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "missing" / "summary.md"))
-    append_step_summary("mine\n")
+    append_step_summary(lambda: "mine\n")
     said = capsys.readouterr().err
     assert said.startswith("jig: warning: could not append to GITHUB_STEP_SUMMARY")
 

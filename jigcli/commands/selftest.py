@@ -72,7 +72,7 @@ def run(
     results = judge(outcomes, repo, require_lean=require_lean)
     verified = sum(outcome.verified for outcome in outcomes)
     report.write_verdict_files(repo, results)
-    append_step_summary(report.markdown(results, verified=verified, scope=scope))
+    append_step_summary(lambda: report.markdown(results, verified=verified, scope=scope))
     with annotating(shown_as, as_json=as_json) as annotations:
         if as_json:
             emit_json({**report.to_json(results), "unsearched": _unsearched_json(unsearched)})

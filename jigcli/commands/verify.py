@@ -56,7 +56,7 @@ def run(
     verdict = verify(repo.inside(manifest) or Path(os.path.abspath(manifest)), repo, options)
     if out is not None:
         _write(verdict, out)
-    append_step_summary(verdict_markdown(verdict.to_json()))
+    append_step_summary(lambda: verdict_markdown(verdict.to_json()))
     with annotating(shown_as, as_json=as_json) as annotations:
         if as_json:
             emit_json(verdict.to_json())

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from jigcli.sandbox import cgroups, probecache, seccomp
@@ -56,7 +57,7 @@ _probed: dict[tuple[Any, ...], Probe] = {}
 _probe_lock = threading.Lock()
 
 
-_remembered: dict[tuple[Any, ...], str] = {}  # probes taken from the machine's cache: entry
+_remembered: dict[tuple[Any, ...], Path] = {}  # probes taken from the machine's cache: entry
 
 
 def _probed_once(route: Route, job: Job) -> Probe:

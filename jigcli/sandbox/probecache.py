@@ -18,17 +18,13 @@ entry, probes again and retries once (`jigcli.certificates.checker.check_witness
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
 import os
 import shutil
 from pathlib import Path
 from typing import Any
 
-from jigcli.cachedir import default_cache_dir
-from jigcli.safefiles import Unreadable, read_file
-from jigcli.safewrite import write_file
+from jigcli import cachedir
 from jigcli.sandbox import cgroups
 
 FORMAT = "jig-probe-v1"
@@ -41,8 +37,8 @@ _SYSCTLS = (
 _ENTRY_CAP = 64 * 1024
 
 
-def key(parts: tuple[Any, ...]) -> str:
-    """The cache key of a probe identified by `parts` (route, job, probe script), on this
+def key(parts: tuple[Any, ...]) -> Path:
+    """The cache entry of a probe identified by `parts` (route, job, probe script), on this
     machine as it is now."""
     state = {
         "format": FORMAT,
@@ -57,31 +53,25 @@ def key(parts: tuple[Any, ...]) -> str:
         "sysctls": [_read(f"/proc/sys/{name}") for name in _SYSCTLS],
         "cgroups": [str(cgroups.hierarchy(c)) for c in (cgroups.PIDS, cgroups.MEMORY)],
     }
-    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()
+    return cachedir.entry("probes", state, ".json")
 
 
-def get(entry: str) -> dict[str, Any] | None:
-    """The stored probe under `entry`, or None (absent, unreadable, malformed: a miss)."""
+def get(entry: Path) -> dict[str, Any] | None:
+    """The stored probe at `entry`, or None (absent, unreadable, malformed: a miss)."""
     try:
-        stored = json.loads(read_file(_path(entry), _ENTRY_CAP))
-    except (Unreadable, ValueError):
+        stored = json.loads(cachedir.read_entry(entry, _ENTRY_CAP) or b"")
+    except ValueError:
         return None
     return stored if isinstance(stored, dict) else None
 
 
-def put(entry: str, found: dict[str, Any]) -> None:
-    """Keep a probe that found its route working; a cache that cannot be written is skipped."""
-    with contextlib.suppress(OSError, ValueError):
-        write_file(_path(entry), json.dumps(found).encode())
+def put(entry: Path, found: dict[str, Any]) -> None:
+    """Keep a probe that found its route working."""
+    cachedir.keep(entry, json.dumps(found).encode())
 
 
-def forget(entry: str) -> None:
-    with contextlib.suppress(OSError):
-        _path(entry).unlink()
-
-
-def _path(entry: str) -> Path:
-    return default_cache_dir() / "probes" / f"{entry}.json"
+def forget(entry: Path) -> None:
+    cachedir.forget(entry)
 
 
 def _program(name: str) -> list[Any]:

@@ -22,15 +22,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import threading
 from pathlib import Path
 from typing import Any
 
-from jigcli.cachedir import default_cache_dir
-from jigcli.safefiles import Unreadable, read_file
-from jigcli.safewrite import write_file
+from jigcli import cachedir
 
 REFUSED = (
     # The kernel keyrings: the invoker's session and user keys.
@@ -145,32 +142,27 @@ _BPF_CAP = 256 * 1024
 _LIBRARY_FOLDERS = ("/usr/lib/{arch}-linux-gnu", "/lib/{arch}-linux-gnu", "/usr/lib64", "/usr/lib")
 
 
-def _cache_path() -> Path:
+def _cache_entry() -> Path:
     machine = os.uname().machine
-    stamp = [machine, Path(__file__).read_bytes().hex()]
+    stamp = [machine, Path(__file__).read_bytes()]
     for folder in _LIBRARY_FOLDERS:
         library = Path(folder.format(arch=machine), "libseccomp.so.2")
         with contextlib.suppress(OSError):
             info = library.stat()  # the versioned file the link names
             stamp.append(f"{library} {info.st_size} {info.st_mtime_ns} {info.st_ino}")
-    digest = hashlib.sha256("\n".join(stamp).encode()).hexdigest()
-    return default_cache_dir() / "seccomp" / f"{digest}.bpf"
+    return cachedir.entry("seccomp", stamp, ".bpf")
 
 
 def _stored() -> bytes | None:
     """The BPF built earlier from these very rules and library, when it was kept."""
-    try:
-        bpf = read_file(_cache_path(), _BPF_CAP)
-    except (Unreadable, OSError):
-        return None
+    bpf = cachedir.read_entry(_cache_entry(), _BPF_CAP)
     return bpf if bpf and len(bpf) % 8 == 0 else None  # whole BPF instructions, or a miss
 
 
 def _build_and_store() -> bytes | str:
     built = _build()
     if isinstance(built, bytes):
-        with contextlib.suppress(OSError, ValueError):
-            write_file(_cache_path(), built)
+        cachedir.keep(_cache_entry(), built)
     return built
 
 

@@ -8,8 +8,6 @@ validates every manifest, and its start-up is on the certificate path's critical
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
 import sys
 from collections.abc import Callable
@@ -18,9 +16,7 @@ from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
-from jigcli.cachedir import default_cache_dir
-from jigcli.safefiles import Unreadable, read_file
-from jigcli.safewrite import write_file
+from jigcli import cachedir
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -103,19 +99,19 @@ def _compiled(name: str) -> Callable[[Any], bool]:
     return conforming
 
 
-def _cache_file(name: str) -> Path:
+def _cache_entry(name: str) -> Path:
     schema = Path(__file__).with_name(f"{name}.schema.json").read_bytes()
     stamp = [sys.version, sys.implementation.cache_tag or "", Path(__file__).read_bytes(), schema]
-    digest = hashlib.sha256(repr(stamp).encode()).hexdigest()
-    return default_cache_dir() / "schemas" / f"{name}-{digest}.marshal"
+    return cachedir.entry("schemas", stamp, f"-{name}.marshal")
 
 
 def _stored(name: str) -> tuple[str, CodeType] | None:
     import marshal
 
+    kept = cachedir.read_entry(_cache_entry(name), _CODE_CAP)
     try:
-        function, code = marshal.loads(read_file(_cache_file(name), _CODE_CAP))
-    except (Unreadable, OSError, ValueError, EOFError, TypeError):
+        function, code = marshal.loads(kept or b"")
+    except (ValueError, EOFError, TypeError):
         return None
     if isinstance(function, str) and isinstance(code, CodeType):
         return function, code
@@ -137,8 +133,7 @@ def _generated(name: str) -> tuple[str, CodeType] | None:
     code = compile(text, f"<schema {name}>", "exec")
     # The generated module's entry point: the function `compile` hands back.
     function = fastjsonschema.compile(load_schema(name), **_options()).__name__
-    with contextlib.suppress(OSError, ValueError):
-        write_file(_cache_file(name), marshal.dumps((function, code)))
+    cachedir.keep(_cache_entry(name), marshal.dumps((function, code)))
     return function, code
 
 
