@@ -20,7 +20,7 @@ from jigcli import __version__
 from jigcli.errors import UsageError, guarded
 from jigcli.options import ALLOW_NO_NETNS_ENV, FORMAT, JSON, MIN_SECONDS, ROOT, Option
 from jigcli.options.compile import ENGINE, NO_BUILD, WATCH
-from jigcli.options.verify import ALLOW_NO_NETNS, LANE, OUT, STATEMENT, TIMEOUT
+from jigcli.options.verify import ALLOW_NO_NETNS, JOBS, LANE, OUT, STATEMENT, TIMEOUT
 from jigcli.verify.context import DEFAULT_TIMEOUT_SEC
 
 app = typer.Typer(
@@ -114,8 +114,12 @@ def _root(local: Path | None) -> Path | None:
 
 @app.command()
 def verify(
-    manifest: Annotated[
-        Path, typer.Argument(metavar="MANIFEST", help="The submission manifest (.json).")
+    manifests: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="MANIFEST...",
+            help="Submission manifests (.json), folders of them, or quoted globs.",
+        ),
     ],
     statement_id: Annotated[str | None, _declared(STATEMENT)] = STATEMENT.default,
     out: Annotated[Path | None, _declared(OUT)] = OUT.default,
@@ -127,14 +131,17 @@ def verify(
     ] = TIMEOUT.default,
     lane: Annotated[str, _declared(LANE)] = LANE.default,
     allow_no_netns: Annotated[bool, _declared(ALLOW_NO_NETNS)] = ALLOW_NO_NETNS.default,
+    jobs: Annotated[int | None, _declared(JOBS, min=1, metavar="<n>")] = JOBS.default,
     root: RootOpt = ROOT.default,
 ) -> None:
-    """Verify one submission, Lean proof or certificate witness: exit 0 green, 1 red, 2 usage."""
+    """Verify submissions, Lean proofs or certificate witnesses: exit 0 all green, 1 a red, 4
+    one not checked here, 2 usage."""
     from jigcli.commands import verify as command
 
     _done(
         command.run(
-            manifest,
+            manifests,
+            jobs=jobs,
             statement_id=statement_id,
             out=out,
             as_json=as_json,

@@ -70,7 +70,8 @@ def _arguments(command: Command, args: list[str], env: Mapping[str, str]) -> dic
     positional, given = walked
     if len(positional) != 1 or not _plain(positional[0]):
         return None
-    arguments: dict[str, Any] = {command.argument: Path(positional[0])}
+    argument = Path(positional[0])
+    arguments: dict[str, Any] = {command.argument: [argument] if command.several else argument}
     for option in command.options:
         if option.keyword in given:
             arguments[option.keyword] = given[option.keyword]

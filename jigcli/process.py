@@ -343,13 +343,19 @@ def run_bounded(
     stdin_data: bytes | None = None,
     on_line: Callable[[str], None] | None = None,
     pass_fds: Sequence[int] = (),
+    stdin_fd: int | None = None,
+    forward: tuple[int, int] | None = None,
 ) -> RunResult:
     """Run `argv` to completion, within `timeout` seconds and `output_cap` bytes per stream.
 
     The child leads its own session; when it exits, times out or floods, everything left in
     its process group is killed. `on_line` (optional) sees each stdout line as it arrives,
-    for progress. Raises `ProgramMissing` when the program does not exist, and `Stopped`
-    inside `stopping()`.
+    for progress. `stdin_fd` is a descriptor the child reads as its stdin (instead of
+    `stdin_data` or nothing); with `forward`, what the child writes on stdout and stderr is
+    written, byte for byte as it arrives, to those two descriptors instead of being kept
+    (the caps still stop a flood): how a command that stands between two programs, such as
+    comparator's sandbox command, passes their streams through. Raises `ProgramMissing` when
+    the program does not exist, and `Stopped` inside `stopping()`.
     """
     args = [os.fspath(a) for a in argv]
     setup = _child_setup(limits or Limits(no_core=False))
@@ -359,7 +365,7 @@ def run_bounded(
             args,
             cwd=cwd,
             env=dict(env) if env is not None else None,
-            stdin=subprocess.PIPE if stdin_data is not None else subprocess.DEVNULL,
+            stdin=_stdin(stdin_data, stdin_fd),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
@@ -372,7 +378,7 @@ def run_bounded(
         kill_group(proc.pid)
         proc.communicate()
         raise Stopped(f"not running {args[0]}: jig is stopping")
-    reader = _CappedReader(proc, output_cap, on_line)
+    reader = _CappedReader(proc, output_cap, on_line, forward)
     try:
         if stdin_data is not None and proc.stdin is not None:
             _feed_stdin(proc, stdin_data)
@@ -411,6 +417,12 @@ def run_bounded(
         if reader.flooded
         else (),
     )
+
+
+def _stdin(data: bytes | None, fd: int | None) -> int:
+    if fd is not None:
+        return fd
+    return subprocess.PIPE if data is not None else subprocess.DEVNULL
 
 
 def _feed_stdin(proc: subprocess.Popen[bytes], data: bytes) -> None:
@@ -462,6 +474,14 @@ def _reap(proc: subprocess.Popen[bytes]) -> tuple[int, float | None]:
     return proc.returncode, usage.ru_utime + usage.ru_stime
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    """All of `data` on `fd`; a reader that went away loses the rest, as a pipe would."""
+    view = memoryview(data)
+    with contextlib.suppress(BrokenPipeError):
+        while view:
+            view = view[os.write(fd, view) :]
+
+
 class _CappedReader:
     """Reads both pipes without blocking on either, keeping at most `cap` bytes of each."""
 
@@ -470,8 +490,10 @@ class _CappedReader:
         proc: subprocess.Popen[bytes],
         cap: int,
         on_line: Callable[[str], None] | None,
+        forward: tuple[int, int] | None = None,
     ) -> None:
         self.proc = proc
+        self.forward = forward
         self.cap = cap
         self.on_line = on_line
         self.chunks: tuple[list[bytes], list[bytes]] = ([], [])
@@ -518,7 +540,9 @@ class _CappedReader:
     def _keep(self, index: int, data: bytes) -> None:
         room = self.cap - self.seen[index]
         self.seen[index] += len(data)
-        if room > 0:
+        if room > 0 and self.forward is not None:
+            _write_all(self.forward[index], data[:room])
+        elif room > 0:
             self.chunks[index].append(data[:room])
         if len(data) > room:
             self.truncated[index] = True

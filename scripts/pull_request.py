@@ -1,9 +1,10 @@
 """A pull request judged by the default branch's jig: what the workflow asks of the head.
 
 The verify workflow runs on `pull_request_target`, so the workflow itself, jig, the judge
-(`Verify/`), `Commons/`, the statements, the checkers and the pins all come from the BASE
-checkout, as reviewed there. The pull request's head is checked out beside it, into `head/`,
-as data: nothing in it is installed, imported or run outside the sandbox. Two steps need it:
+(comparator and lean4export, by `lakefile.toml`), `Commons/`, the statements, the checkers and
+the pins all come from the BASE checkout, as reviewed there. The pull request's head is checked
+out beside it, into `head/`, as data: nothing in it is installed, imported or run outside the
+sandbox. Two steps need it:
 
     python scripts/pull_request.py base --head head --base SHA
         print the commit the head is compared against: the merge base of the head and SHA
@@ -16,7 +17,7 @@ as data: nothing in it is installed, imported or run outside the sandbox. Two st
         be self-tested: its submissions to statements COMMIT holds (`Submissions/<id>/…`),
         certificate submissions (`Certificates/<id>/submissions/…`) and new certificate
         problems (`Certificates/<id>/` folders COMMIT lacks: their checker runs only in the
-        sandbox). A changed statement, checker, `Verify/`, `Commons/`, pin, workflow or jig is
+        sandbox). A changed statement, checker, `Commons/`, pin, workflow or jig is
         never taken: the base's stays, and the guard has already refused the change. A NEW
         statement (`Statements/<label>.lean` that COMMIT lacks) is not taken either, nor the
         examples under `Submissions/<label>/`: the trusted build compiles statements outside

@@ -1,10 +1,10 @@
 """Bring one submission's folder from the ref under test into a checkout of the default branch.
 
 The dispatch job of the GitHub workflow checks out the default branch: jig itself, the judge
-(`Verify/`), `Commons/`, the statements, the certificate checkers and the pins are what was
-reviewed there (`jig pose check` guards them), never what the ref under test says. This script
-then takes from that ref only the folder holding the submission's manifest, so nothing a
-submitter wrote can stand in for the trusted side:
+(comparator and lean4export, by `lakefile.toml`), `Commons/`, the statements, the certificate
+checkers and the pins are what was reviewed there (`jig pose check` guards them), never what the
+ref under test says. This script then takes from that ref only the folder holding the
+submission's manifest, so nothing a submitter wrote can stand in for the trusted side:
 
     python scripts/take_submission.py SUBMISSION REF
 

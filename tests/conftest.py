@@ -132,7 +132,7 @@ def nobody_site() -> Iterator[Path]:
 
 
 PINS = ("lean-toolchain", "lakefile.toml", "lake-manifest.json")
-LEAN_CONTENT = ("Commons", "Statements", "Verify", "Submissions")
+LEAN_CONTENT = ("Commons", "Statements", "Submissions")
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ def _jig(
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["verify"], "Missing argument 'MANIFEST'"),
+        (["verify"], "Missing argument 'MANIFEST...'"),
         (["verify", "m.json", "--bogus"], "No such option: --bogus"),
         (["verify", "m.json", "--timeout", "soon"], "'--timeout'"),
         (["selftest", "--jobs", "0"], "'--jobs'"),

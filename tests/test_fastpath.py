@@ -18,6 +18,7 @@ AGREED = [
     ["--root", "global", "verify", "m.json", "--root", "local"],
     ["verify", "m.json", "--lane", "turbo"],  # run() refuses the lane, for both paths
     ["verify", "m.json", "--statement", "a=b"],
+    ["verify", "m.json", "--jobs", "2"],
 ]
 DEFERRED = [
     ["verify"],

@@ -369,7 +369,6 @@ SEED = (
     "lake-manifest.json",
     "lean-toolchain",
     "Statements/S001.lean",
-    "Verify/Judge.lean",
     "Commons/Basic.lean",
     "jigcli/pose/check.py",
     ".github/workflows/verify.yml",
@@ -377,7 +376,7 @@ SEED = (
     "Submissions/S001/AliceDirect.lean",
 )
 # What a head that wants its loosened statement to pass would also rewrite: the guard itself
-# (it leaves a mark if it is ever imported), the workflow, the judge.
+# (it leaves a mark if it is ever imported), the workflow, the trusted Commons.
 HEAD_GUARD = """import pathlib
 pathlib.Path({mark!r}).touch()
 def _is_protected(path):
@@ -441,7 +440,7 @@ def _run_step(verify, job: str, needle: str, work: Path, base: str):
 LOOSENED = "abbrev statement : Prop := True"
 
 
-def test_a_pull_request_rewriting_the_guard_the_workflow_and_the_judge_is_refused(verify, tmp_path):
+def test_a_pull_request_rewriting_the_guard_the_workflow_and_commons_is_refused(verify, tmp_path):
     mark = tmp_path / "the heads guard ran"
     statement = (REPO / "Statements/S001.lean").read_text(encoding="utf-8")
     loosened = re.sub(r"abbrev statement : Prop :=[^\n]*", LOOSENED, statement)
@@ -452,14 +451,14 @@ def test_a_pull_request_rewriting_the_guard_the_workflow_and_the_judge_is_refuse
             "Statements/S001.lean": loosened,
             "jigcli/pose/check.py": HEAD_GUARD.format(mark=str(mark)),
             ".github/workflows/verify.yml": "name: verify\non: push\njobs: {}\n",
-            "Verify/Judge.lean": "-- says green to everything\n",
+            "Commons/Basic.lean": "-- says green to everything\n",
         },
     )
     ran = _run_step(verify, "guard", "pose check", work, base)
     said = ran.stdout + ran.stderr
     assert ran.returncode == 1, said
     assert re.search(r"Statements/S001\.lean: .*changed since", said), said
-    assert re.search(r"Verify/Judge\.lean: .*changed since", said), said
+    assert re.search(r"Commons/Basic\.lean: .*changed since", said), said
     assert not mark.exists(), "the head's own guard ran"
 
 
@@ -476,7 +475,7 @@ def test_the_selftest_takes_the_heads_submission_but_keeps_the_bases_statement(v
         tmp_path,
         {
             "Statements/S001.lean": LOOSENED + "\n",
-            "Verify/Judge.lean": "-- says green to everything\n",
+            "Commons/Basic.lean": "-- says green to everything\n",
             "Submissions/S001/Dana.lean": "-- a proof\n",
         },
     )
@@ -486,7 +485,7 @@ def test_the_selftest_takes_the_heads_submission_but_keeps_the_bases_statement(v
     assert ran.returncode == 0, ran.stdout + ran.stderr
     assert (work / "Submissions/S001/Dana.lean").read_text() == "-- a proof\n"
     assert (work / "Statements/S001.lean").read_text(encoding="utf-8") == statement
-    assert not (work / "Verify").exists() and not (work / "head").exists()
+    assert not (work / "Commons").exists() and not (work / "head").exists()
 
 
 # -- every jig command line parses against the typer app --------------------------------------

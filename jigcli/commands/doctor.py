@@ -1,7 +1,7 @@
 """`jig doctor`: what this machine has for each verifier, and what to do about what is missing.
 
 Four sections, each reported by the part that owns it: Lean (`jigcli.lean.backend`), the
-sandbox of a submission's build (`jigcli.lean.build`), the certificate sandbox
+sandbox of a submission's build (`jigcli.lean.comparator.sandbox`), the certificate sandbox
 (`jigcli.certificates.isolation`), TeX (`jigcli.latex.compile`). Then, per verifier, whether
 this machine can run it and whether the repo switches it on. Exit 0 when every verifier asked
 about can run here: those named on the command line, else those the repo switches on (the
@@ -12,6 +12,7 @@ sandbox); a kind that cannot is "not checked here", which `jig verify` says too 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ def gather(root: Path | None, asked: list[str] | None = None) -> dict[str, Any]:
     problems to fix. `ready` covers the verifiers `asked` about (default: those switched on)."""
     from jigcli.certificates.isolation import describe as describe_sandbox
     from jigcli.latex.compile import describe as describe_tex
-    from jigcli.lean.build import describe_for as describe_build
+    from jigcli.lean.comparator.sandbox import describe_for as describe_build
 
     repo = _repo(root)
     lean = _lean_section(repo)
@@ -153,7 +154,31 @@ def _lean_section(repo: Repo | None) -> dict[str, Any]:
 
     if repo is None:
         return {"repo": None, "ready": False, "problem": NO_REPO}
-    return {"repo": str(repo.root), **describe_lean(repo)}
+    return {"repo": str(repo.root), **describe_lean(repo), "judge": _judge(repo)}
+
+
+def _judge(repo: Repo) -> dict[str, Any]:
+    """comparator and lean4export as this repo pins them (`lake-manifest.json`), and whether
+    the trusted build has made them yet (`jig verify` builds them first); nanoda, if any."""
+    from jigcli.lean.comparator.run import find_nanoda
+    from jigcli.lean.pipeline import COMPARATOR_TARGET, LEAN4EXPORT_TARGET, program_path
+
+    try:
+        locked = json.loads((repo.root / "lake-manifest.json").read_text(encoding="utf-8"))
+        revs = {p.get("name"): p.get("rev") for p in locked.get("packages", [])}
+    except (OSError, ValueError, AttributeError):
+        revs = {}
+    found: dict[str, Any] = {}
+    for target in (COMPARATOR_TARGET, LEAN4EXPORT_TARGET):
+        program = program_path(repo.root, target)
+        found[target[1]] = {
+            "rev": revs.get(target[0]),
+            "built": program.is_file(),
+            "path": repo.rel(program),
+        }
+    nanoda = find_nanoda()
+    found["nanoda"] = {"path": str(nanoda) if nanoda else None}
+    return found
 
 
 def _guards(route: dict[str, Any]) -> list[tuple[str, bool, str]]:
@@ -201,6 +226,14 @@ def _show(report: dict[str, Any]) -> None:
     cache = lean.get("mathlib_cache")
     if cache:
         row(cache["present"], "Mathlib cache", cache["path"] if cache["present"] else "missing")
+    for name, said in lean.get("judge", {}).items():
+        if name == "nanoda":
+            where = said["path"] or "not installed (comparator's second kernel, optional)"
+            row(said["path"] is not None, name, where)
+            continue
+        rev = (said["rev"] or "not pinned")[:12]
+        state = "built" if said["built"] else "not built yet: `jig verify` builds it first"
+        row(said["rev"] is not None, name, f"{rev} · {state}")
     build = report["lean_build"]
     console.print("[bold]Sandbox[/] (Lean builds: the submission's code)")
     if build["route"] is None:

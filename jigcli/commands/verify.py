@@ -1,5 +1,6 @@
 """`jig verify MANIFEST`: one submission, Lean or certificate; exit 0 green, 1 red, 2 usage,
 4 not checked here (no Lean or no sandbox on this machine; the verdict file says red).
+Several manifests, a folder or a glob: `jigcli.commands.verify_batch`.
 
 Under GitHub Actions (`GITHUB_STEP_SUMMARY` set) the verdict and its checks are also
 appended to the job summary as a Markdown table; `--format github` (the default under Actions)
@@ -10,16 +11,16 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from jigcli.certificates.spec import LANES
 from jigcli.console import emit_json, out, shown_in_repo
-from jigcli.errors import RepoNotFound, UsageError
+from jigcli.errors import UsageError
 from jigcli.render.github import Annotation, annotating, chosen
-from jigcli.repo import Repo
-from jigcli.safewrite import UnsafeTarget
 from jigcli.summary import append_step_summary, verdict_markdown
 from jigcli.verdict import REASONS, Verdict
+from jigcli.verify.arguments import check_manifest_argument, check_work_folder, repo_for
 from jigcli.verify.context import VerifyOptions
 from jigcli.verify.submission import verify
 
@@ -27,7 +28,7 @@ VERIFIER = "submission"  # the registry's verifier behind `jig verify`
 
 
 def run(
-    manifest: Path,
+    manifest: Path | Sequence[Path],
     *,
     statement_id: str | None,
     out: Path | None,
@@ -37,18 +38,59 @@ def run(
     allow_no_netns: bool,
     root: Path | None,
     output_format: str | None = None,
+    jobs: int | None = None,
 ) -> int:
-    shown_as = chosen(output_format)
-    _check_manifest_argument(manifest)
+    """One manifest as given: `_run_one`; several, a folder or a glob: `jigcli.commands.
+    verify_batch`, each verified as `_run_one` would verify it."""
+    manifests = [manifest] if isinstance(manifest, Path) else list(manifest)
     if lane not in LANES:
         raise UsageError(f"--lane {lane!r} is not a lane; use {' or '.join(LANES)}.")
+    if len(manifests) == 1 and manifests[0].is_file():
+        return _run_one(
+            manifests[0],
+            statement_id=statement_id,
+            out=out,
+            as_json=as_json,
+            timeout=timeout,
+            lane=lane,
+            allow_no_netns=allow_no_netns,
+            root=root,
+            output_format=output_format,
+        )
+    from jigcli.commands import verify_batch
+
+    return verify_batch.run(
+        manifests,
+        statement_id=statement_id,
+        out=out,
+        as_json=as_json,
+        timeout=timeout,
+        lane=lane,
+        allow_no_netns=allow_no_netns,
+        root=root,
+        output_format=output_format,
+        jobs=jobs,
+    )
+
+
+def _run_one(
+    manifest: Path,
+    *,
+    statement_id: str | None,
+    out: Path | None,
+    as_json: bool,
+    timeout: float,
+    lane: str,
+    allow_no_netns: bool,
+    root: Path | None,
+    output_format: str | None,
+) -> int:
+    shown_as = chosen(output_format)
+    check_manifest_argument(manifest)
     if out is not None:
         _check_out(out)
-    repo = _repo_for(manifest, root)
-    try:  # where the judge's report is kept
-        repo.check_work_folders("work")
-    except UnsafeTarget as refused:
-        raise UsageError(f"{refused.strerror}; remove it and run jig verify again") from None
+    repo = repo_for(manifest, root)
+    check_work_folder(repo)
     options = VerifyOptions(
         statement_id=statement_id, timeout=timeout, lane=lane, allow_no_netns=allow_no_netns
     )
@@ -75,25 +117,6 @@ def _annotation(verdict: Verdict) -> Annotation:
     return Annotation(verdict.submission, None, said, level=level, title="jig verify")
 
 
-# Files people pass where the manifest belongs: the proof, a witness, a paper.
-_NOT_MANIFESTS = (".lean", ".tex", ".pdf", ".witness", ".txt", ".olean")
-
-
-def _check_manifest_argument(manifest: Path) -> None:
-    """Refuse, before any work, an argument that cannot be a manifest, naming the right file."""
-    if manifest.is_dir():
-        raise UsageError(
-            f"{manifest} is a folder; pass one submission's .json "
-            f"(jig selftest {manifest} checks every example in it)."
-        )
-    if manifest.suffix in _NOT_MANIFESTS:
-        beside = manifest.with_suffix(".json")
-        hint = f"pass {beside}" if beside.is_file() else "pass the submission's manifest (.json)"
-        raise UsageError(f"{manifest} is not a manifest; {hint}, which names it.")
-    if not manifest.is_file():
-        raise UsageError(f"{manifest}: no such manifest; pass the path of a submission's .json.")
-
-
 def _check_out(out: Path) -> None:
     """`--out` refused before the submission is verified, not after a long build."""
     if out.is_symlink():
@@ -107,14 +130,6 @@ def _check_out(out: Path) -> None:
         parent = parent.parent
     if not parent.is_dir():
         raise UsageError(f"{parent} is not a folder; pick another --out.")
-
-
-def _repo_for(manifest: Path, root: Path | None) -> Repo:
-    """`--root`, else the repo above the working directory, else the one above the manifest."""
-    try:
-        return Repo.locate(root)
-    except RepoNotFound:
-        return Repo.locate(start=manifest.resolve().parent)
 
 
 def _write(verdict: Verdict, path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The one narrow module that runs Lean: `lake`, `lean` and the trusted judge, always through
+"""The one narrow module that runs Lean's own tools for this repo (`lake`, `lean`), always through
 `jigcli.process.run_bounded` (deadline, output cap, process-group kill).
 
 Public API (small on purpose; `jig verify`, `jig doctor`, `jig pose` and `jig lean-check`
@@ -8,16 +8,10 @@ share it):
   `~/.elan/bin`, read `lean --version`, and refuse a version that differs from the repo's
   `lean-toolchain` (`ToolchainProblem`, naming both versions).
 - `build(toolchain, repo, targets, timeout=…) -> LakeRun`: one `lake build <targets…>` of
-  trusted targets (the judge, statements, `Commons`).
+  trusted targets (comparator, lean4export, statements, `Commons`).
 - `lean_paths(toolchain, repo, timeout=…) -> LeanPaths`: the toolchain folder and the search
-  path (`LEAN_PATH`) Lake sets for this repo, which a sandboxed build of a submission sees;
-- `compile_argv(paths, source, olean)` and `module_setup(module)`: the one build of an
-  untrusted module, `lean` run directly the way Lake runs it, which `jigcli.lean.build` runs
-  in a sandbox;
-- `judge(toolchain, repo, args, timeout=…) -> RunResult`: one run of the judge executable
-  (`Verify/Judge.lean`, built by `build`) under `lake env`; `exporter_exe(repo)`: the
-  exporter (`Verify/Export.lean`) the trusted build makes beside it, which
-  `jigcli.lean.build` runs in the build's sandbox.
+  path (`LEAN_PATH`) Lake sets for this repo, from which a run of comparator
+  (`jigcli.lean.comparator.run`) makes its own;
 - `elaborate(toolchain, repo, file, timeout=…) -> LeanRun`: one `lake env lean --json FILE`,
   its stdout parsed into `jigcli.lean.messages.LeanOutput` (`run.output.messages`).
 - `describe(repo) -> dict`: what this machine has, for `jig doctor`.
@@ -28,7 +22,6 @@ output as evidence. Nothing here decides a verdict: that is the pipeline's job.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from collections.abc import Mapping, Sequence
@@ -49,14 +42,6 @@ from jigcli.repo import Repo
 
 PROGRAMS = ("lake", "lean")
 VERSION_PROBE_SEC = 60.0
-# The judge executable: `[[lean_exe]] name = "jig_judge"` in the repo's `lakefile.toml`, which
-# Lake builds into `<buildDir>/<binDir>/`, by default `.lake/build/bin/`.
-JUDGE_EXE = "jig_judge"
-# The exporter (`[[lean_exe]] name = "jig_export"`, `Verify/Export.lean`), built beside it and
-# run in the build's sandbox on the built module.
-EXPORTER_EXE = "jig_export"
-# What the submission's build is given besides its source: Lean's `--setup` file.
-SETUP_NAME = "setup.json"
 
 
 class LakeEnvProblem(Exception):
@@ -190,31 +175,7 @@ def build(toolchain: Toolchain, repo: Repo, targets: Sequence[str], *, timeout: 
     return LakeRun(result, build_diagnostics(result.output))
 
 
-# -- the submission's build ------------------------------------------------------------------
-#
-# Lake builds a module with `compileLeanModule` (lean4 `src/lake/Lake/Build/Actions.lean`):
-# `lean <file> -o <olean> [-i <ilean>] [-c <c>] --setup <setup.json> --json`, with only
-# `LEAN_PATH` set in the environment. jig runs the same `lean` itself, in a sandbox, so that
-# the only place the submission's code may write is a fresh folder of jig's own, and nothing
-# of the repo's `.lake/build` (where the trusted `.olean` files the judge imports live) is
-# writable to it, as it would be under `lake build`. What it needs, from Lean's sources:
-#
-# - the module name: `--setup`'s `ModuleSetup.name` (`src/Lean/Setup.lean`), which
-#   `shellMain` (`src/Lean/Shell.lean`) hands to `Elab.runFrontend` as the main module; the
-#   source file's own path plays no part in it;
-# - its imports: from its header (`ModuleSetup.imports?` left out), each found on `LEAN_PATH`
-#   (`importModules`, `findOLeanParts`, `src/Lean/Environment.lean`) since `importArts` is
-#   empty: the trusted build's folders only, read-only;
-# - what it writes: `writeModule` (`src/Lean/Environment.lean`) writes `-o`'s file, and for a
-#   `module` header its `.olean.server` and `.olean.private` parts and an `.ir` beside it;
-#   `runFrontend` (`src/Lean/Elab/Frontend.lean`) writes nothing when an error was logged.
-#   No `-i` (the `.ilean` is for editors) and no `-c`;
-# - failing on a warning: Lake's `--wfail` fails a build when a warning was logged, Lean's
-#   JSON messages being logged at their severity (`compileLeanModule`); here the
-#   `warningAsError` option (`src/Lean/Log.lean`: "treat warnings as errors", applied in
-#   `logAt`), set in the setup's `options` (which override the command line's), makes Lean
-#   itself log a warning as an error and so write no `.olean`, and `jigcli.lean.build`
-#   refuses a build that printed a warning anyway (an option a source may set back).
+# -- where Lean lives -----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -253,44 +214,6 @@ def lean_paths(toolchain: Toolchain, repo: Repo, *, timeout: float) -> LeanPaths
     folders = [Path(part) for part in said[1].split(os.pathsep) if part]
     found = [folder for folder in folders if folder.is_absolute() and folder.is_dir()]
     return LeanPaths(sysroot, tuple(dict.fromkeys(found)))
-
-
-def module_setup(module: str) -> bytes:
-    """The `--setup` file of the submission's build: a `ModuleSetup` (`src/Lean/Setup.lean`,
-    `deriving ToJson, FromJson`, so every field but the optional `imports?` is written) naming
-    the module, with no pre-resolved imports, dynlibs or plugins, and `warningAsError`."""
-    setup = {
-        "name": module,
-        "isModule": False,  # a `module` header still opts in (`ModuleSetup.isModule`)
-        "importArts": {},
-        "dynlibs": [],
-        "plugins": [],
-        "options": {"warningAsError": True},
-    }
-    return json.dumps(setup, sort_keys=True).encode("utf-8")
-
-
-def compile_argv(paths: LeanPaths, source: str, olean: Path) -> tuple[str, ...]:
-    """`lean SOURCE -o OLEAN --setup setup.json --json`: `compileLeanModule`'s command, with
-    the source and the setup file in the working folder."""
-    return (str(paths.lean), source, "-o", str(olean), "--setup", SETUP_NAME, "--json")
-
-
-def judge_exe(repo: Repo) -> Path:
-    """Where `lake build jig_judge` puts the judge."""
-    return repo.root / ".lake" / "build" / "bin" / JUDGE_EXE
-
-
-def exporter_exe(repo: Repo) -> Path:
-    """Where `lake build jig_export` puts the exporter."""
-    return repo.root / ".lake" / "build" / "bin" / EXPORTER_EXE
-
-
-def judge(toolchain: Toolchain, repo: Repo, args: Sequence[str], *, timeout: float) -> RunResult:
-    """One run of the judge under `lake env` (which sets `LEAN_PATH` and `LEAN_SYSROOT`, where
-    the judge finds the `.olean` files it reads)."""
-    argv: list[str | Path] = [toolchain.lake, "env", judge_exe(repo), *args]
-    return _in_repo(argv, toolchain, repo, timeout)
 
 
 def elaborate(toolchain: Toolchain, repo: Repo, file: Path, *, timeout: float) -> LeanRun:

@@ -1,189 +1,319 @@
-"""The export of a built submission: the one file the build's sandbox writes that jig reads.
+"""lean4export's NDJSON, read in Python: what jig learns from the solution's export after
+comparator has answered (the axioms in a constant's closure, its type, its term's hash).
 
-After the submission's module is built, a second step in the same sandbox runs `jig_export`
-(`Verify/Export.lean`, built by the trusted build), which imports the module the way Lean's
-importer does (every `.olean` part, at the private level) and writes the module's own
-constants as text in lean4export's NDJSON format 3.1.0 (`format_ndjson.md` of
-leanprover/lean4export, transcribed in `tests/data/lean/lean4export-format-3.1.0.json`). The
-trusted judge (`Verify/Judge.lean`) parses that text with a bounded parser and replays it
-through the kernel; it never maps a file the build wrote.
+The format (`format_ndjson.md` of leanprover/lean4export, transcribed in
+`tests/data/lean/lean4export-format-3.1.0.json`): a first line with the `meta` object, then
+one record per line, names numbered from 1 (`in`, 0 the anonymous name), levels from 1 (`il`,
+0 level zero), expressions from 0 (`ie`), each referring only to what came before it, and
+declaration records (`axiom`, `def`, `opaque`, `thm`, `quot`, `inductive`).
 
-This module is jig's side of that file: `read_export` opens it without following links, as a
-regular file of at most `MAX_EXPORT_BYTES`, and checks it before the judge is started, so that
-a malformed, truncated, oversized or foreign export is a red `verifier_error` with a sentence
-saying why. The judge checks everything again; nothing here decides a verdict's green.
-
-What is checked: UTF-8 text of whole lines; a first line with lean4export's `meta` object
-(format version 3.1.0) and jig's own `meta.jig` (the module exported, the number of
-declaration records that follow, so a file cut at a line boundary is caught); then one record
-per line, each a JSON object of one kind the format defines, names numbered from 1 (`in`),
-levels from 1 (`il`), expressions from 0 (`ie`), in order, each referring only to what came
-before it.
+The export is the submission's to shape (its build wrote the `.olean` files lean4export
+read), so reading it is bounded: one pass, each record kept as a small tuple (a name as its
+prefix's number and its last part, never the whole dotted string, so a chain of 40,000 names
+costs what its text does), names at most `MAX_NAME_DEPTH` parts deep, literals at most
+`MAX_LITERAL_CHARS`, the file at most `MAX_EXPORT_BYTES`. Anything else is `ExportProblem`.
+Walking the expressions afterwards visits each node once (`closure`, `axioms_of`, `hash_of`).
+Nothing read here turns a verdict green: comparator decided that.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import json.scanner
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, cast
 
-from jigcli.safefiles import Unreadable, read_beneath
-
-FORMAT_VERSION = "3.1.0"
-# The export of one module is a few MB even for a long proof; a file past this is refused
-# before a byte of it is parsed (the judge's parser has the same cap).
-MAX_EXPORT_BYTES = 256 * 1024 * 1024
-# The file `jig_export` writes in its output folder.
-EXPORT_NAME = "export.ndjson"
-
-# The format's declaration records (`format_ndjson.md`, "Declarations").
+MAX_EXPORT_BYTES = 1024 * 1024 * 1024
+MAX_NAME_DEPTH = 256  # parts of a name, and nesting of a universe level
+MAX_LITERAL_CHARS = 1024 * 1024
 DECLARATION_KINDS = ("axiom", "def", "opaque", "thm", "quot", "inductive")
 _BINDER_INFOS = frozenset(("default", "implicit", "strictImplicit", "instImplicit"))
+_SCAN = json.scanner.make_scanner(cast(Any, json.JSONDecoder()))
+
+
+_Levels = tuple[tuple[int, str], ...]  # a universe parameter's name number, and what it is
+_Key = tuple[int, _Levels]  # an expression under those universe parameters
 
 
 class ExportProblem(Exception):
-    """The export cannot be used; `str()` says why, as the end of a sentence."""
+    """The export cannot be read; `str()` says why, as the end of a sentence."""
+
+
+@dataclass(frozen=True)
+class Constant:
+    name: str
+    kind: str  # axiom, def, opaque, thm, quot, inductive, ctor, rec
+    level_params: tuple[int, ...]  # name numbers
+    type: int
+    value: int | None = None
 
 
 @dataclass
 class Export:
-    """A checked export: its bytes (what the judge is given) and what a reader is told."""
+    """The records of one export, as numbers into its tables."""
 
-    data: bytes
-    module: str
-    declarations: list[str] = field(default_factory=list)  # every constant's name, in order
-    names: int = 0
-    levels: int = 0
-    expressions: int = 0
+    format_version: str = ""
+    names: list[tuple[int, str]] = field(default_factory=lambda: [(0, "")])
+    depths: list[int] = field(default_factory=lambda: [0])
+    levels: list[tuple[Any, ...]] = field(default_factory=lambda: [("zero",)])
+    level_depths: list[int] = field(default_factory=lambda: [0])
+    exprs: list[tuple[Any, ...]] = field(default_factory=list)
+    constants: dict[str, Constant] = field(default_factory=dict)
+    ctors: dict[str, tuple[str, ...]] = field(default_factory=dict)  # of each inductive type
+
+    def name(self, index: int) -> str:
+        """The dotted name numbered `index` (parts holding a dot keep their guillemets)."""
+        parts: list[str] = []
+        while index:
+            pre, part = self.names[index]
+            parts.append(f"«{part}»" if "." in part else part)
+            index = pre
+        return ".".join(reversed(parts))
+
+    # -- walks ---------------------------------------------------------------------------------
+
+    def constants_in(self, root: int) -> Iterator[str]:
+        """The constants expression `root` names, each node visited once."""
+        seen: set[int] = set()
+        stack = [root]
+        while stack:
+            index = stack.pop()
+            if index in seen:
+                continue
+            seen.add(index)
+            node = self.exprs[index]
+            if node[0] == "const":
+                yield self.name(node[1])
+            stack.extend(child for child in _children(node))
+
+    def closure(self, start: str) -> list[str]:
+        """Every constant `start` depends on through types and values, as Lean's
+        `CollectAxioms` walks them (`src/Lean/Util/CollectAxioms.lean`): a constructor or
+        recursor through its type, an inductive through its type and its constructors."""
+        order: list[str] = []
+        seen: set[str] = set()
+        stack = [start]
+        while stack:
+            name = stack.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            order.append(name)
+            constant = self.constants.get(name)
+            if constant is None:
+                continue
+            roots = [constant.type] + ([] if constant.value is None else [constant.value])
+            for root in roots:
+                stack.extend(self.constants_in(root))
+            if constant.kind == "inductive":
+                stack.extend(self.ctors.get(name, ()))
+        return order
+
+    def axioms_of(self, start: str) -> list[str]:
+        """The axioms in `start`'s closure, sorted."""
+        kinds = {name: c.kind for name, c in self.constants.items()}
+        return sorted(n for n in self.closure(start) if kinds.get(n) == "axiom")
+
+    # -- rendering and hashing -----------------------------------------------------------------
+
+    def render(self, root: int, limit: int = 2000) -> str:
+        """`root` as a short text (bound variables as `#i`), for a verdict's detail."""
+        out: list[str] = []
+        size = 0
+        stack: list[Any] = [root]
+        while stack and size < limit:
+            item = stack.pop()
+            if isinstance(item, str):
+                out.append(item)
+                size += len(item)
+                continue
+            node = self.exprs[item]
+            kind = node[0]
+            if kind == "const":
+                text = self.name(node[1])
+            elif kind == "bvar":
+                text = f"#{node[1]}"
+            elif kind == "sort":
+                text = "Sort"
+            elif kind in ("natVal", "strVal"):
+                text = json.dumps(node[1], ensure_ascii=False) if kind == "strVal" else node[1]
+            elif kind == "app":
+                stack += [")", node[2], " ", node[1]]
+                text = "("
+            elif kind in ("lam", "forallE"):
+                word = "fun" if kind == "lam" else "∀"
+                stack += [")", node[3], ", ", node[2]]
+                text = f"({word} {self.name(node[1])} : "
+            elif kind == "letE":
+                stack += [")", node[4], "; ", node[3], " := ", node[2]]
+                text = f"(let {self.name(node[1])} : "
+            elif kind == "proj":
+                stack += [f").{node[2] + 1}", node[3]]
+                text = "("
+            else:  # mdata
+                stack.append(node[1])
+                continue
+            out.append(text)
+            size += len(text)
+        text = "".join(out)
+        return text if size < limit else text[:limit] + "…"
+
+    def hash_of(self, start: str, inline: set[str]) -> str:
+        """SHA-256 of `start`'s value, normalized as PRODUCT.md §4 says: binder names, binder
+        info and `mdata` dropped, universe parameters by position, the constants in `inline`
+        (the submitter's own) replaced by their values; every other constant by name. Each
+        (node, universe parameters) pair is digested once, children first, with no recursion
+        (a proof term is deep); a constant met again while it is being inlined stays a name."""
+        constant = self.constants[start]
+        root = constant.value if constant.value is not None else constant.type
+        memo: dict[_Key, str] = {}
+        opened: set[_Key] = set()
+        start_key = (root, tuple((p, f"u{i}") for i, p in enumerate(constant.level_params)))
+        stack: list[_Key] = [start_key]
+        while stack:
+            key = stack[-1]
+            if key in memo:
+                stack.pop()
+                continue
+            needed = [d for d in self._parts(*key, inline) if isinstance(d, tuple)]
+            waiting = [d for d in needed if d not in memo and d not in opened]
+            if key not in opened and waiting:
+                opened.add(key)
+                stack.extend(waiting)
+                continue
+            stack.pop()
+            opened.discard(key)
+            parts = self._parts(*key, inline)
+            if parts[0] == "same":  # mdata, or an inlined constant: its expression's digest
+                memo[key] = memo.get(parts[1], "cycle")
+                continue
+            text = " ".join(
+                memo.get(part, "cycle") if isinstance(part, tuple) else part for part in parts
+            )
+            memo[key] = hashlib.sha256(text.encode()).hexdigest()
+        return "sha256:" + memo[start_key]
+
+    def _parts(self, index: int, params: _Levels, inline: set[str]) -> list[Any]:
+        """What a node's digest is made of: words, and the (node, parameters) pairs whose
+        digests stand for its children."""
+        node = self.exprs[index]
+        kind = node[0]
+        if kind == "const":
+            name = self.name(node[1])
+            target = self.constants.get(name)
+            levels = [self._level(level, params) for level in node[2]]
+            if name in inline and target is not None and target.value is not None:
+                # The value stands in its place, its universe parameters instantiated (a
+                # count that does not match is the kernel's to refuse, not the hash's).
+                levels_of = tuple(zip(target.level_params, levels, strict=False))
+                return ["same", (target.value, levels_of)]
+            return ["const", name, *levels]
+        if kind == "sort":
+            return ["sort", self._level(node[1], params)]
+        if kind == "mdata":
+            return ["same", (node[1], params)]
+        return [
+            kind,
+            *(
+                (part, params) if isinstance(part, int) else part
+                for part in _scalars_and_children(node)
+            ),
+        ]
+
+    def _level(self, index: int, params: _Levels) -> str:
+        node = self.levels[index]
+        if node[0] == "zero":
+            return "0"
+        if node[0] == "succ":
+            return f"(+1 {self._level(node[1], params)})"
+        if node[0] == "param":
+            return dict(params).get(node[1]) or self.name(node[1])
+        return f"({node[0]} {self._level(node[1], params)} {self._level(node[2], params)})"
 
 
-def read_export(folder: Path, module: str) -> Export:
-    """The export `jig_export` wrote in `folder`, checked to be an export of `module`."""
-    try:
-        data = read_beneath(folder, EXPORT_NAME, MAX_EXPORT_BYTES)
-    except Unreadable as unusable:
-        raise ExportProblem(f"the build's export {unusable}") from None
-    return check_export(data, module)
+def _children(node: tuple[Any, ...]) -> list[int]:
+    kind = node[0]
+    if kind == "app":
+        return [node[1], node[2]]
+    if kind in ("lam", "forallE"):
+        return [node[2], node[3]]
+    if kind == "letE":
+        return [node[2], node[3], node[4]]
+    if kind == "proj":
+        return [node[3]]
+    if kind == "mdata":
+        return [node[1]]
+    return []
 
 
-def check_export(data: bytes, module: str) -> Export:
-    """`data` checked as an export of `module` (see the module docstring)."""
+def _scalars_and_children(node: tuple[Any, ...]) -> list[Any]:
+    """What the hash keeps of a node that is not a constant, sort or mdata: its children
+    (ints) and the scalars that matter (a bound variable's index, a literal, a projection's
+    structure and field), never a binder's name or info."""
+    kind = node[0]
+    if kind in ("bvar", "natVal"):
+        return [str(node[1])]
+    if kind == "strVal":
+        return [json.dumps(node[1])]
+    if kind == "proj":
+        return [f"p{node[1]}", f"i{node[2]}", node[3]]
+    return _children(node)
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+
+def read_export(data: bytes) -> Export:
+    """`data` read as one lean4export export (see the module docstring)."""
+    if len(data) > MAX_EXPORT_BYTES:
+        raise ExportProblem(f"the export is larger than {MAX_EXPORT_BYTES} bytes")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as bad:
         raise ExportProblem(f"the export is not UTF-8 (byte {bad.start})") from None
     if not text.endswith("\n"):
         raise ExportProblem("the export is truncated: its last line has no end")
-    first, start = _load(text, 0, 1)
-    expected = _meta(first, module)
-    export = Export(data, module)
-    checker = _Checker(export)
-    checker.run(text, start)
-    if checker.records != expected:
-        raise ExportProblem(
-            f"the export is truncated: it has {checker.records} declarations, "
-            f"its header promises {expected}"
-        )
-    return export
+    reader = _Reader(text)
+    reader.meta()
+    reader.records()
+    return reader.export
 
 
-# The JSON scanner `json.loads` runs under its wrappers, called once per line at its start: a
-# line must be exactly one JSON value (no blank before it, its newline right after it; a JSON
-# string holds no raw newline), read as strictly as `json.loads` reads it.
-# (`JSONDecoder` is the context the standard library hands it; typeshed types it otherwise.)
-_SCAN = json.scanner.make_scanner(cast(Any, json.JSONDecoder()))
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.text, self.pos, self.line = text, 0, 0
+        self.export = Export()
 
+    def fail(self, why: str) -> ExportProblem:
+        return ExportProblem(f"line {self.line} of the export {why}")
 
-def _load(text: str, pos: int, number: int) -> tuple[dict[str, Any], int]:
-    """The JSON object on the line starting at `pos`, and where the next line starts."""
-    try:
-        value, end = _SCAN(text, pos)
-    except (StopIteration, ValueError, RecursionError):
-        raise ExportProblem(f"line {number} of the export is not JSON") from None
-    if text[end : end + 1] != "\n":
-        raise ExportProblem(f"line {number} of the export is not one JSON value")
-    if type(value) is not dict:
-        raise ExportProblem(f"line {number} of the export is not a JSON object")
-    return value, end + 1
+    def next_record(self) -> dict[str, Any]:
+        self.line += 1
+        try:
+            value, end = _SCAN(self.text, self.pos)
+        except (StopIteration, ValueError, RecursionError):
+            raise self.fail("is not JSON") from None
+        if self.text[end : end + 1] != "\n" or type(value) is not dict:
+            raise self.fail("is not one JSON object")
+        self.pos = end + 1
+        return cast(dict[str, Any], value)
 
+    def meta(self) -> None:
+        first = self.next_record()
+        meta = first.get("meta")
+        version = meta.get("format", {}).get("version") if type(meta) is dict else None
+        if len(first) != 1 or type(version) is not str:
+            raise ExportProblem("the export does not begin with lean4export's meta object")
+        if version.split(".")[0] != "3":
+            raise ExportProblem(f"the export is in format {version!r}, not 3.x")
+        self.export.format_version = version
 
-def _meta(first: dict[str, Any], module: str) -> int:
-    """The declaration count the header promises, once the header is right."""
-    meta = first.get("meta")
-    if len(first) != 1 or type(meta) is not dict:
-        raise ExportProblem("the export does not begin with lean4export's meta object")
-    version = _field(meta, "format", dict).get("version")
-    if version != FORMAT_VERSION:
-        raise ExportProblem(f"the export is in format {version!r}, not {FORMAT_VERSION}")
-    for part in ("exporter", "lean"):
-        _field(meta, part, dict)
-    jig = _field(meta, "jig", dict)
-    named = jig.get("module")
-    if named != module:
-        raise ExportProblem(f"the export is of module {named!r}, not {module}")
-    count = jig.get("declarations")
-    if type(count) is not int or count < 0:
-        raise ExportProblem("the export's header does not say how many declarations follow")
-    return count
-
-
-def _field(record: dict[str, Any], key: str, kind: type) -> Any:
-    value = record.get(key)
-    if type(value) is not kind:
-        raise ExportProblem(f"the export's meta object has no {key} object")
-    return value
-
-
-class _Checker:
-    """One pass over the records after the header; each checked against what came before."""
-
-    def __init__(self, export: Export) -> None:
-        self.export = export
-        self.names: list[str] = [""]  # 0 is the anonymous name
-        self.levels = 1  # 0 is level zero
-        self.exprs = 0
-        self.line = 1
-        self.records = 0  # declaration lines
-        self._decls: dict[str, Callable[[Any], None]] = {
-            "axiom": self._axiom,
-            "def": self._definition,
-            "opaque": self._definition,
-            "thm": self._definition,
-            "quot": self._quot,
-            "inductive": self._inductive,
-        }
-
-    def run(self, text: str, pos: int) -> None:
-        """Every line from `pos` on (the header's end) to the end of `text`. The commonest
-        lines, one JSON object each and an application at that, are read and checked here in
-        line, exactly as `_load` and `_expr` would: the loop is the reader's whole cost."""
-        end, scan = len(text), _SCAN
-        while pos < end:
-            self.line += 1
-            try:
-                record, stop = scan(text, pos)
-            except (StopIteration, ValueError, RecursionError):
-                raise self.fail("is not JSON") from None
-            if type(record) is not dict or text[stop : stop + 1] != "\n":
-                _load(text, pos, self.line)  # says which way the line is wrong
-            pos = stop + 1
+    def records(self) -> None:
+        while self.pos < len(self.text):
+            record = self.next_record()
             if "ie" in record:
-                app = record.get("app")
-                if type(app) is dict and len(app) == 2 and len(record) == 2:
-                    index, fn, arg = record["ie"], app.get("fn"), app.get("arg")
-                    if (
-                        type(index) is int
-                        and index == self.exprs
-                        and type(fn) is int
-                        and type(arg) is int
-                        and 0 <= fn < index
-                        and 0 <= arg < index
-                    ):
-                        self.exprs = index + 1
-                        continue
                 self._expr(record)
             elif "in" in record:
                 self._name(record)
@@ -191,76 +321,70 @@ class _Checker:
                 self._level(record)
             else:
                 self._declaration(record)
-        export = self.export
-        export.names, export.levels, export.expressions = (
-            len(self.names) - 1,
-            self.levels - 1,
-            self.exprs,
-        )
 
-    def fail(self, why: str) -> ExportProblem:
-        return ExportProblem(f"line {self.line} of the export {why}")
-
-    # -- primitives ----------------------------------------------------------------------------
+    # -- names, levels, expressions ------------------------------------------------------------
 
     def _name(self, record: dict[str, Any]) -> None:
-        if not _is(record["in"], len(self.names)) or len(record) != 2:
+        export = self.export
+        if not _is(record.pop("in"), len(export.names)) or len(record) != 1:
             raise self.fail("is not the next name")
-        if "str" in record:
-            body = record["str"]
-            part = body.get("str") if type(body) is dict else None
-            if type(part) is not str:
-                raise self.fail("is a malformed name")
-        elif "num" in record and type(record["num"]) is dict:
-            body = record["num"]
-            part = body.get("i")
-            if type(part) is not int or part < 0:
-                raise self.fail("is a malformed name")
+        ((kind, body),) = record.items()
+        part = body.get("str" if kind == "str" else "i") if type(body) is dict else None
+        if kind == "str" and type(part) is str and len(part) <= MAX_LITERAL_CHARS:
+            pass
+        elif kind == "num" and type(part) is int and part >= 0:
+            part = str(part)
         else:
             raise self.fail("is a malformed name")
-        pre = self._name_ref(body.get("pre"))
-        self.names.append(f"{self.names[pre]}.{part}" if pre else str(part))
+        pre = self._ref(body.get("pre"), len(export.names), "a name")
+        depth = export.depths[pre] + 1
+        if depth > MAX_NAME_DEPTH:
+            raise self.fail(f"is a name more than {MAX_NAME_DEPTH} parts deep")
+        export.names.append((pre, part))
+        export.depths.append(depth)
 
     def _level(self, record: dict[str, Any]) -> None:
-        if not _is(record["il"], self.levels) or len(record) != 2:
+        levels = self.export.levels
+        if not _is(record.pop("il"), len(levels)) or len(record) != 1:
             raise self.fail("is not the next level")
-        if "succ" in record:
-            self._level_ref(record["succ"])
-        elif "max" in record or "imax" in record:
-            pair = record.get("max", record.get("imax"))
-            if type(pair) is not list or len(pair) != 2:
-                raise self.fail("is a malformed level")
-            self._level_ref(pair[0])
-            self._level_ref(pair[1])
-        elif "param" in record:
-            self._name_ref(record["param"])
+        ((kind, body),) = record.items()
+        if kind == "succ":
+            levels.append(("succ", self._ref(body, len(levels), "a level")))
+        elif kind in ("max", "imax") and type(body) is list and len(body) == 2:
+            levels.append((kind, *(self._ref(b, len(levels), "a level") for b in body)))
+        elif kind == "param":
+            levels.append(("param", self._ref(body, len(self.export.names), "a name")))
         else:
             raise self.fail("is a malformed level")
-        self.levels += 1
+        below = [self.export.level_depths[i] for i in levels[-1][1:] if kind != "param"]
+        self.export.level_depths.append(1 + max(below, default=0))
+        if self.export.level_depths[-1] > MAX_NAME_DEPTH:
+            raise self.fail(f"is a level more than {MAX_NAME_DEPTH} deep")
 
     def _expr(self, record: dict[str, Any]) -> None:
-        index = record.pop("ie")
-        if type(index) is not int or index != self.exprs or len(record) != 1:
+        exprs = self.export.exprs
+        if not _is(record.pop("ie"), len(exprs)) or len(record) != 1:
             raise self.fail("is not the next expression")
-        kind = next(iter(record))
-        body = record[kind]
-        check = _EXPRS.get(kind)
-        if check is None or not check(self, body):
+        ((kind, body),) = record.items()
+        reader = _EXPRS.get(kind)
+        node = reader(self, body) if reader is not None else None
+        if node is None:
             raise self.fail(f"is a malformed expression ({kind})")
-        self.exprs += 1
+        exprs.append((kind, *node))
 
-    def _name_ref(self, index: Any) -> int:
-        if type(index) is not int or not 0 <= index < len(self.names):
-            raise self.fail("refers to a name not defined before it")
+    def _ref(self, index: Any, bound: int, what: str) -> int:
+        if type(index) is not int or not 0 <= index < bound:
+            raise self.fail(f"refers to {what} not defined before it")
         return index
 
-    def _level_ref(self, index: Any) -> None:
-        if type(index) is not int or not 0 <= index < self.levels:
-            raise self.fail("refers to a level not defined before it")
+    def name_ref(self, index: Any) -> int:
+        return self._ref(index, len(self.export.names), "a name")
 
-    def _expr_ref(self, index: Any) -> None:
-        if type(index) is not int or not 0 <= index < self.exprs:
-            raise self.fail("refers to an expression not defined before it")
+    def level_ref(self, index: Any) -> int:
+        return self._ref(index, len(self.export.levels), "a level")
+
+    def expr_ref(self, index: Any) -> int:
+        return self._ref(index, len(self.export.exprs), "an expression")
 
     # -- declarations --------------------------------------------------------------------------
 
@@ -268,59 +392,43 @@ class _Checker:
         if len(record) != 1:
             raise self.fail("is not a name, level, expression or declaration")
         ((kind, body),) = record.items()
-        check = self._decls.get(kind)
-        if check is None or type(body) is not dict:
+        if kind not in DECLARATION_KINDS or type(body) is not dict:
             raise self.fail(f"is not a record of the export format ({kind})")
-        check(body)
-        self.records += 1
-
-    def _constant(self, body: dict[str, Any]) -> None:
-        """The fields every constant has: its name, universe parameters and type."""
-        name = self._name_ref(body.get("name"))
-        if name == 0:
-            raise self.fail("declares a constant with no name")
-        params = body.get("levelParams")
-        if type(params) is not list:
-            raise self.fail("is a declaration without levelParams")
-        for param in params:
-            self._name_ref(param)
-        self._expr_ref(body.get("type"))
-        self.export.declarations.append(self.names[name])
-
-    def _axiom(self, body: dict[str, Any]) -> None:
-        self._constant(body)
-        self._flag(body, "isUnsafe")
-
-    def _definition(self, body: dict[str, Any]) -> None:
-        self._constant(body)
-        self._expr_ref(body.get("value"))
-        self._names(body, "all")
-
-    def _quot(self, body: dict[str, Any]) -> None:
-        self._constant(body)
-        if body.get("kind") not in ("type", "ctor", "lift", "ind"):
-            raise self.fail("is a quot with an unknown kind")
-
-    def _inductive(self, body: dict[str, Any]) -> None:
+        if kind != "inductive":
+            value = self.expr_ref(body.get("value")) if kind in ("def", "opaque", "thm") else None
+            self._constant(body, kind, value)
+            return
         lists: list[Any] = [body.get(key) for key in ("types", "ctors", "recs")]
         if any(type(items) is not list for items in lists) or not lists[0]:
             raise self.fail("is a malformed inductive block")
-        for items in lists:
+        for items, member in zip(lists, ("inductive", "ctor", "rec"), strict=True):
             for item in items:
                 if type(item) is not dict:
                     raise self.fail("is a malformed inductive block")
-                self._constant(item)
+                constant = self._constant(item, member, None)
+                if member == "inductive":
+                    ctors = item.get("ctors")
+                    if type(ctors) is not list:
+                        raise self.fail("is an inductive type without ctors")
+                    named = tuple(self.export.name(self.name_ref(c)) for c in ctors)
+                    self.export.ctors[constant.name] = named
 
-    def _names(self, body: dict[str, Any], key: str) -> None:
-        items = body.get(key)
-        if type(items) is not list:
-            raise self.fail(f"is a declaration without {key}")
-        for item in items:
-            self._name_ref(item)
-
-    def _flag(self, body: dict[str, Any], key: str) -> None:
-        if type(body.get(key)) is not bool:
-            raise self.fail(f"is a declaration without {key}")
+    def _constant(self, body: dict[str, Any], kind: str, value: int | None) -> Constant:
+        name_index = self.name_ref(body.get("name"))
+        params = body.get("levelParams")
+        if name_index == 0 or type(params) is not list:
+            raise self.fail("is a declaration without a name or levelParams")
+        constant = Constant(
+            self.export.name(name_index),
+            kind,
+            tuple(self.name_ref(p) for p in params),
+            self.expr_ref(body.get("type")),
+            value,
+        )
+        if constant.name in self.export.constants:
+            raise self.fail(f"declares {constant.name} twice")
+        self.export.constants[constant.name] = constant
+        return constant
 
 
 def _is(index: Any, expected: int) -> bool:
@@ -328,79 +436,64 @@ def _is(index: Any, expected: int) -> bool:
     return type(index) is int and index == expected
 
 
-def _binder(checker: _Checker, body: Any) -> bool:
+def _binder(reader: _Reader, body: Any) -> tuple[Any, ...] | None:
     if type(body) is not dict or body.get("binderInfo") not in _BINDER_INFOS:
-        return False
-    checker._name_ref(body.get("name"))
-    checker._expr_ref(body.get("type"))
-    checker._expr_ref(body.get("body"))
-    return True
+        return None
+    name = reader.name_ref(body.get("name"))
+    return (name, reader.expr_ref(body.get("type")), reader.expr_ref(body.get("body")))
 
 
-def _const(checker: _Checker, body: Any) -> bool:
+def _const(reader: _Reader, body: Any) -> tuple[Any, ...] | None:
     if type(body) is not dict or type(body.get("us")) is not list:
-        return False
-    checker._name_ref(body.get("name"))
-    levels: list[Any] = body["us"]
-    for level in levels:
-        checker._level_ref(level)
-    return True
+        return None
+    levels = tuple(reader.level_ref(level) for level in body["us"])
+    return (reader.name_ref(body.get("name")), levels)
 
 
-def _app(checker: _Checker, body: Any) -> bool:
+def _app(reader: _Reader, body: Any) -> tuple[Any, ...] | None:
     if type(body) is not dict:
-        return False
-    checker._expr_ref(body.get("fn"))
-    checker._expr_ref(body.get("arg"))
-    return True
+        return None
+    return (reader.expr_ref(body.get("fn")), reader.expr_ref(body.get("arg")))
 
 
-def _let(checker: _Checker, body: Any) -> bool:
+def _let(reader: _Reader, body: Any) -> tuple[Any, ...] | None:
     if type(body) is not dict or type(body.get("nondep")) is not bool:
-        return False
-    checker._name_ref(body.get("name"))
-    for key in ("type", "value", "body"):
-        checker._expr_ref(body.get(key))
-    return True
+        return None
+    name = reader.name_ref(body.get("name"))
+    return (name, *(reader.expr_ref(body.get(key)) for key in ("type", "value", "body")))
 
 
-def _proj(checker: _Checker, body: Any) -> bool:
+def _proj(reader: _Reader, body: Any) -> tuple[Any, ...] | None:
     if type(body) is not dict or type(body.get("idx")) is not int or body["idx"] < 0:
-        return False
-    checker._name_ref(body.get("typeName"))
-    checker._expr_ref(body.get("struct"))
-    return True
+        return None
+    type_name = reader.name_ref(body.get("typeName"))
+    return (reader.export.name(type_name), body["idx"], reader.expr_ref(body.get("struct")))
 
 
-def _mdata(checker: _Checker, body: Any) -> bool:
+def _mdata(reader: _Reader, body: Any) -> tuple[Any, ...] | None:
     if type(body) is not dict or type(body.get("data")) is not dict:
-        return False
-    checker._expr_ref(body.get("expr"))
-    return True
+        return None
+    return (reader.expr_ref(body.get("expr")),)
 
 
-def _index(kind: Callable[[_Checker, Any], None]) -> Callable[[_Checker, Any], bool]:
-    def check(checker: _Checker, body: Any) -> bool:
-        kind(checker, body)
-        return True
-
-    return check
-
-
-def _nat_text(checker: _Checker, body: Any) -> bool:
-    return type(body) is str and body.isascii() and body.isdigit()
+def _literal(body: Any, digits: bool) -> tuple[Any, ...] | None:
+    if type(body) is not str or len(body) > MAX_LITERAL_CHARS:
+        return None
+    if digits and not (body.isascii() and body.isdigit()):
+        return None
+    return (body,)
 
 
-_EXPRS: dict[str, Callable[[_Checker, Any], bool]] = {
-    "bvar": lambda checker, body: type(body) is int and body >= 0,
-    "sort": _index(_Checker._level_ref),
+_EXPRS: dict[str, Any] = {
+    "bvar": lambda reader, body: (body,) if type(body) is int and body >= 0 else None,
+    "sort": lambda reader, body: (reader.level_ref(body),),
     "const": _const,
     "app": _app,
     "lam": _binder,
     "forallE": _binder,
     "letE": _let,
     "proj": _proj,
-    "natVal": _nat_text,
-    "strVal": lambda checker, body: type(body) is str,
+    "natVal": lambda reader, body: _literal(body, digits=True),
+    "strVal": lambda reader, body: _literal(body, digits=False),
     "mdata": _mdata,
 }

@@ -50,11 +50,13 @@ class Option(NamedTuple, Generic[T]):
 
 
 class Command(NamedTuple):
-    """A command with one positional argument (which becomes `argument`) and its options."""
+    """A command with one positional argument (which becomes `argument`) and its options;
+    `several`: typer takes one or more of the argument and passes them as a list."""
 
     name: str
     argument: str
     options: tuple[Option[Any], ...]
+    several: bool = False
 
 
 def read_seconds(text: str) -> float | None:

@@ -19,7 +19,14 @@ from jigcli.verify.context import DEFAULT_TIMEOUT_SEC
 STATEMENT: Option[str | None] = Option(
     "--statement", "statement_id", None, "Refuse unless the manifest names this id.", read=str
 )
-OUT: Option[Path | None] = Option("--out", "out", None, "Also write the verdict here.", read=Path)
+OUT: Option[Path | None] = Option(
+    "--out",
+    "out",
+    None,
+    "Also write the verdict to this file (with several manifests: to a file per manifest in "
+    "this folder).",
+    read=Path,
+)
 TIMEOUT = Option(
     "--timeout", "timeout", DEFAULT_TIMEOUT_SEC, "Total wall budget in seconds.", read=read_seconds
 )
@@ -35,6 +42,19 @@ ALLOW_NO_NETNS = Option(
     envvar=ALLOW_NO_NETNS_ENV,
 )
 
+
+def read_jobs(text: str) -> int | None:
+    """A number of parallel verifications, as typer reads one with `min=1`."""
+    return int(text) if text.isdigit() and int(text) >= 1 else None
+
+
+JOBS: Option[int | None] = Option(
+    "--jobs", "jobs", None, "Verifications at once (default: the CPUs here).", read=read_jobs
+)
+
 VERIFY = Command(
-    "verify", "manifest", (STATEMENT, OUT, JSON, FORMAT, TIMEOUT, LANE, ALLOW_NO_NETNS, ROOT)
+    "verify",
+    "manifest",
+    (STATEMENT, OUT, JSON, FORMAT, TIMEOUT, LANE, ALLOW_NO_NETNS, JOBS, ROOT),
+    several=True,
 )

@@ -17,12 +17,12 @@ agree on the same commits):
    `lean-toolchain`, the lakefile's requirements and `lake-manifest.json` changed or vanished
    since BASE (a first pin, where BASE had none, is not a change): a moved pin means green
    verdicts could no longer be re-derived;
-5. the trusted build: any file under `Verify/` or `Commons/` added, changed or removed since
-   BASE, and any change to `lakefile.toml` (which says what `jig_judge` is and how it is
-   built), fails, naming the file. The judge decides every Lean verdict, and both are built
-   from the repo's own sources outside the sandbox (PRODUCT.md §3), `Commons` also giving
-   posed statements their meaning; a pull request that also submits a proof must not be able
-   to change either, so such a change goes in a pull request of its own, reviewed as such.
+5. the trusted build: any file under `Commons/` added, changed or removed since BASE, and
+   any change to `lakefile.toml` (which requires comparator and lean4export, the judge of
+   every Lean verdict, and says how they are built), fails, naming the file. Both are built
+   outside the sandbox before any submission (PRODUCT.md §3), `Commons` also giving posed
+   statements their meaning; a pull request that also submits a proof must not be able to
+   change either, so such a change goes in a pull request of its own, reviewed as such.
 
 Default BASE: the merge base with `origin/main` when that ref exists, else `HEAD~1`.
 """
@@ -49,15 +49,15 @@ PIN_FILES = ("lean-toolchain", "lakefile.toml", "lake-manifest.json")
 _REDERIVE = "green verdicts could no longer be re-derived; move the pin in its own reviewed change"
 JUDGE_BUILD = "lakefile.toml"
 _JUDGE = (
-    "the judge decides every Lean verdict, so it changes only in a pull request of its own, "
-    "reviewed as such"
+    "comparator and lean4export decide every Lean verdict, so how they are required and "
+    "built changes only in a pull request of its own, reviewed as such"
 )
 _COMMONS = (
-    "Commons is built outside the sandbox with the judge and gives posed statements their "
+    "Commons is built outside the sandbox with comparator and gives posed statements their "
     "meaning, so it changes only in a pull request of its own, reviewed as such"
 )
 # The folders of the trusted build's own sources, and why each is guarded.
-TRUSTED_FOLDERS = {"Verify": _JUDGE, "Commons": _COMMONS}
+TRUSTED_FOLDERS = {"Commons": _COMMONS}
 
 
 @dataclass(frozen=True)

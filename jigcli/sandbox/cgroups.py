@@ -263,7 +263,9 @@ def _remove_stale(point: Path) -> None:
     with contextlib.suppress(OSError):
         for folder in point.glob(f"{PREFIX}*"):
             if gone(folder.name):
-                _empty_and_remove(folder)
+                # One try each: a stale cgroup still charged for unreaped tasks cannot go
+                # yet, and waiting on it would make every later run pay that wait.
+                _empty_and_remove(folder, wait_sec=0.0)
 
 
 # -- one run's cgroup -----------------------------------------------------------------------
@@ -368,10 +370,10 @@ def _limit_memory(folder: Path, memory_mb: int) -> None:
         raise OSError(f"the memory limit of {folder} reads back as {said}, not {limit}")
 
 
-def _empty_and_remove(folder: Path) -> None:
+def _empty_and_remove(folder: Path, wait_sec: float = _REMOVE_WAIT_SEC) -> None:
     """Kill whatever is left in the cgroup (normally nothing: the PID namespace ended), then
-    remove it once the kernel has let its tasks go."""
-    deadline = time.monotonic() + _REMOVE_WAIT_SEC
+    remove it once the kernel has let its tasks go (waiting at most `wait_sec`)."""
+    deadline = time.monotonic() + wait_sec
     delay = 0.0005  # bubblewrap's init is usually still exiting, for a millisecond or so
     while True:
         _kill_members(folder)

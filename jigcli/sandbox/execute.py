@@ -135,10 +135,14 @@ def _filter_fd(route: Route) -> Iterator[int | None]:
         os.close(fd)
 
 
-def execute(route: Route, job: Job, cap: str | None = None) -> Execution:
+def execute(
+    route: Route, job: Job, cap: str | None = None, *, passthrough: bool = False
+) -> Execution:
     """Run `job` through `route`, its processes capped by the mechanism `cap` (None:
-    uncapped). Raises `SetupFailed` when the sandbox itself cannot be set up (the view
-    shows a home folder, a program is missing, a cgroup cannot be made)."""
+    uncapped). With `passthrough`, the program reads jig's own stdin and its stdout and stderr
+    go, as they come, to jig's own (the run's result then holds neither). Raises
+    `SetupFailed` when the sandbox itself cannot be set up (the view shows a home folder,
+    a program is missing, a cgroup cannot be made)."""
     limits = job.limits
     refusal = check_view(job.view)
     if refusal is not None:
@@ -175,6 +179,8 @@ def execute(route: Route, job: Job, cap: str | None = None) -> Execution:
                 ),
                 output_cap=limits.output_bytes,
                 pass_fds=tuple(fd for fd in (filter_fd, info_fd) if fd is not None),
+                stdin_fd=0 if passthrough else None,
+                forward=(1, 2) if passthrough else None,
             )
             refused = None if cgroup is None else cgroup.refused()
             memory = None if cgroup is None or cgroup.memory is None else limits.memory_mb

@@ -56,6 +56,9 @@ class View(NamedTuple):
     writable: tuple[Path, ...] = ()
     inputs: Mapping[str, bytes] = MappingProxyType({})
     workdir: Path | None = None
+    # Host folders shown read-only at another path (source, where it appears), placed after
+    # the writable ones: a read-only folder inside a writable one (bubblewrap only).
+    mounted: tuple[tuple[Path, Path], ...] = ()
 
 
 class Job(NamedTuple):

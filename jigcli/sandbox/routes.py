@@ -196,6 +196,7 @@ class Bubblewrap(Route):
             *_binds("--ro-bind", view.read_only),
             *_hidden(view.hidden),
             *_binds("--bind", view.writable),
+            *(arg for pair in view.mounted for arg in ("--ro-bind", *map(str, pair))),
             # A new procfs is writable where the host's root owns it (/proc/sys): read-only.
             *("--proc", "/proc", "--remount-ro", "/proc"),
             # /dev's own tmpfs read-only (device nodes stay usable), /dev/shm a sized one.

@@ -35,11 +35,13 @@ def _home_names() -> Iterable[str]:
 
 def check_view(view: View) -> str | None:
     """Why `view` must not be shown to a program, else None."""
-    every = (*view.read_only, *view.writable, *view.hidden)
+    mounted = [path for pair in view.mounted for path in pair]
+    every = (*view.read_only, *view.writable, *view.hidden, *mounted)
     for path in every:
         if not path.is_absolute() or "\0" in str(path):
             return f"the sandbox view names {str(path)!r}, which is not an absolute path"
-    shown = [Path(os.path.realpath(path)) for path in (*view.read_only, *view.writable)]
+    sources = [source for source, _ in view.mounted]
+    shown = [Path(os.path.realpath(p)) for p in (*view.read_only, *view.writable, *sources)]
     for home in homes():
         for path in shown:
             if home == path or home.is_relative_to(path):

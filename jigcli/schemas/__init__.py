@@ -21,7 +21,7 @@ from jigcli import cachedir
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
-SCHEMA_NAMES = ("verdict", "submission", "certificate", "audit")
+SCHEMA_NAMES = ("verdict", "submission", "certificate", "audit", "batch")
 
 
 @cache

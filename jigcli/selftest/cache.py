@@ -6,7 +6,7 @@ The key of a case is the SHA-256 of every input its verdict depends on:
   editing a pipeline must not be served verdicts the old code reached), the manifest's
   repo-relative path and bytes;
 - Lean: the submitted module's source, `Statements/<id>.lean` (and the statement it
-  `refutes`), everything under `Commons/` and `Verify/`, and the pins (`lean-toolchain`,
+  `refutes`), everything under `Commons/`, and the pins (`lean-toolchain`,
   `lake-manifest.json`, `lakefile.toml` / `lakefile.lean`);
 - certificates: the witness bytes, everything in `Certificates/<id>/` outside
   `submissions/` (checker, spec and any helper they read), the Python that runs the

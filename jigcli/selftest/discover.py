@@ -107,9 +107,12 @@ def _cases_at(repo: Repo, path: Path, skipped: list[tuple[str, str]]) -> Iterato
     yield Case(repo.root / rel, rel, *read)
 
 
-def _cases_in(repo: Repo, folder: Path, skipped: list[tuple[str, str]]) -> Iterator[Case]:
-    """Every manifest with an `expect` below `folder`, found by a bounded walk that follows
-    no link and reads no special file; an oddly named one is a case with its `problem`."""
+def _cases_in(
+    repo: Repo, folder: Path, skipped: list[tuple[str, str]], *, examples_only: bool = True
+) -> Iterator[Case]:
+    """Every manifest with an `expect` (with `examples_only=False`, every submission manifest)
+    below `folder`, found by a bounded walk that follows no link and reads no special file;
+    an oddly named one is a case with its `problem`."""
     lexical = repo.inside(folder)
     start = _rel(repo, lexical if lexical is not None else folder.resolve())
     start = "" if start == "." else start
@@ -123,14 +126,19 @@ def _cases_in(repo: Repo, folder: Path, skipped: list[tuple[str, str]]) -> Itera
         if path.endswith(".json"):
             rel = _join(start, path)
             read = _manifest(repo, rel)
-            if read is not None and "expect" in read[0]:
+            if read is not None and ("expect" in read[0] or not examples_only):
                 yield Case(repo.root / rel, rel, *read)
     for odd in found.odd:
         if odd.path.endswith(".json"):
-            yield from _odd_case(repo, start, odd)
+            yield from _odd_case(repo, start, odd, examples_only)
 
 
-def _odd_case(repo: Repo, start: str, odd: Odd) -> Iterator[Case]:
+def manifests_in(repo: Repo, folder: Path, skipped: list[tuple[str, str]]) -> list[Case]:
+    """Every submission manifest below `folder` (inside the repo), example or not, sorted."""
+    return sorted(_cases_in(repo, folder, skipped, examples_only=False), key=lambda c: c.rel)
+
+
+def _odd_case(repo: Repo, start: str, odd: Odd, examples_only: bool = True) -> Iterator[Case]:
     """A manifest whose file name cannot be used, read through its folder to see whether it
     is an example at all; if so a case that will be red `bad_manifest`."""
     try:
@@ -138,7 +146,7 @@ def _odd_case(repo: Repo, start: str, odd: Odd) -> Iterator[Case]:
             read = _parsed(folder.read(odd.name, MAX_MANIFEST_BYTES))
     except Unreadable:
         return
-    if read is not None and "expect" in read[0]:
+    if read is not None and ("expect" in read[0] or not examples_only):
         rel = _join(start, odd.path)
         yield Case(repo.root / rel, rel, read[0], read[1], f"{rel}: {odd.why}")
 

@@ -32,16 +32,18 @@ import shutil
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jigcli.certificates.spec import DEFAULT_LANE
 from jigcli.errors import interrupted_code
 from jigcli.hashing import sha256_hex
 from jigcli.process import Deadline, stopping
 from jigcli.repo import Repo
 from jigcli.selftest.cache import Keys, VerdictCache
 from jigcli.selftest.discover import Case
+from jigcli.verify.context import Shared
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor
@@ -65,6 +67,11 @@ class Settings:
     timeout: float  # per verification
     allow_no_netns: bool
     budget: Deadline | None = None  # the whole run's, when --budget set one
+    lane: str = DEFAULT_LANE
+    statement_id: str | None = None  # `jig verify --statement`: every manifest must name it
+    # What the run's verifications share (the toolchain probe, the trusted build).
+    shared: Shared = field(default_factory=Shared)
+    work_area: str = "selftest"  # the run's scratch folders: .jig/work/<work_area>/
 
     def timeout_now(self) -> float:
         """What a verification starting now may use: its timeout, within the budget's rest."""
@@ -122,11 +129,11 @@ def _memory() -> int | None:
 _pools = itertools.count()
 
 
-def work_dir_for(repo: Repo, case: Case) -> Path:
+def work_dir_for(repo: Repo, case: Case, area: str = "selftest") -> Path:
     """A private folder per manifest; the path digest keeps `a/b__c` and `a__b/c` apart."""
     from jigcli.verify.submission import work_name
 
-    return repo.work_dir / "work" / "selftest" / f"{work_name(case.rel)}-{sha256_hex(case.rel)[:8]}"
+    return repo.work_dir / "work" / area / f"{work_name(case.rel)}-{sha256_hex(case.rel)[:8]}"
 
 
 def verify_cases(
@@ -135,8 +142,9 @@ def verify_cases(
     settings: Settings,
     *,
     cache: VerdictCache | None,
-    keys: Keys,
+    keys: Keys | None,
     on_done: Callable[[Outcome], None],
+    on_start: Callable[[Case], None] | None = None,
 ) -> list[Outcome]:
     """Every case's outcome, from the cache where it can answer, else by verifying it.
 
@@ -153,7 +161,7 @@ def verify_cases(
 
     try:
         for case in cases:
-            key = keys.key(case)
+            key = keys.key(case) if keys is not None else ""
             document = cache.get(key) if cache is not None else None
             if document is None:
                 pending.append((case, key))
@@ -162,7 +170,7 @@ def verify_cases(
             outcomes.append(outcome)
             on_done(outcome)
         pending.sort(key=lambda item: item[0].kind != "lean")  # stable: Lean first
-        _verify_all(pending, repo, settings, finished)
+        _verify_all(pending, repo, settings, finished, on_start)
     except KeyboardInterrupt as stop:
         raise Interrupted(outcomes, interrupted_code(stop)) from None
     return outcomes
@@ -173,8 +181,10 @@ def _verify_all(
     repo: Repo,
     settings: Settings,
     finished: Callable[[Outcome, str], None],
+    on_start: Callable[[Case], None] | None = None,
 ) -> None:
-    """Run the verifications within the plan's limits, reporting each as it finishes."""
+    """Run the verifications within the plan's limits, reporting each as it starts and as it
+    finishes."""
     # Imported here: a run the cache answers whole never starts a thread or a verifier.
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
@@ -183,7 +193,7 @@ def _verify_all(
     pool = ThreadPoolExecutor(max_workers=settings.plan.jobs, thread_name_prefix=prefix)
     try:
         while queue or running:
-            _start_what_fits(pool, queue, running, repo, settings)
+            _start_what_fits(pool, queue, running, repo, settings, on_start)
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 _case, key = running.pop(future)
@@ -217,6 +227,7 @@ def _start_what_fits(
     running: dict[Future[Outcome], tuple[Case, str]],
     repo: Repo,
     settings: Settings,
+    on_start: Callable[[Case], None] | None,
 ) -> None:
     lean_running = sum(1 for case, _ in running.values() if case.kind == "lean")
     index = 0
@@ -226,6 +237,8 @@ def _start_what_fits(
             index += 1  # a certificate further down the queue may still fit
             continue
         queue.pop(index)
+        if on_start is not None:
+            on_start(case)
         running[pool.submit(verify_case, case, repo, settings)] = (case, key)
         lean_running += case.kind == "lean"
 
@@ -245,7 +258,7 @@ def verify_case(case: Case, repo: Repo, settings: Settings) -> Outcome:
     timeout = settings.timeout_now()
     if timeout < MIN_START_SEC and settings.budget is not None:
         return Outcome(case, _budget_spent(case, settings.budget), cached=False, started=False)
-    work_dir = work_dir_for(repo, case)
+    work_dir = work_dir_for(repo, case, settings.work_area)
     shutil.rmtree(work_dir, ignore_errors=True)
     try:
         work_dir.mkdir(parents=True, exist_ok=True)
@@ -254,7 +267,12 @@ def verify_case(case: Case, repo: Repo, settings: Settings) -> Outcome:
         verdict.fail("verifier_error", f"cannot create the work dir {work_dir}: {error}")
         return Outcome(case, verdict.finish().to_json(), cached=False)
     options = VerifyOptions(
-        timeout=timeout, allow_no_netns=settings.allow_no_netns, work_dir=work_dir
+        statement_id=settings.statement_id,
+        timeout=timeout,
+        lane=settings.lane,
+        allow_no_netns=settings.allow_no_netns,
+        work_dir=work_dir,
+        shared=settings.shared,
     )
     verdict = core.verify(case.path, repo, options)
     return Outcome(case, verdict.to_json(), cached=False, seconds=time.monotonic() - started)

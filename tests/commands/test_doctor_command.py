@@ -130,3 +130,20 @@ def test_doctor_without_a_sandbox_says_no_submission_can_be_built(tmp_path):
     assert "bubblewrap: bwrap is not installed" in report["lean_build"]["why"]
     (said,) = [p for p in report["problems"] if p.startswith("Lean builds:")]
     assert "install bubblewrap" in said and not report["ready"]
+
+
+def test_doctor_reports_the_pinned_judge_and_whether_the_trusted_build_made_it(copy_repo):
+    root = copy_repo()
+    report = json.loads(doctor("--json", cwd=root).stdout)
+    judge = report["lean"]["judge"]
+    assert judge["comparator"]["rev"] == "3927ad383f208ae977c340a91c48ac9b497d2097"
+    assert judge["lean4export"]["rev"] == "15f6055e299ad5b89345e533cc2192f4cc00f659"
+    assert judge["comparator"]["built"] is False
+    program = root / judge["comparator"]["path"]
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\n")
+    again = json.loads(doctor("--json", cwd=root).stdout)["lean"]["judge"]
+    assert again["comparator"]["built"] is True and again["lean4export"]["built"] is False
+    shown = doctor(cwd=root, env={**os.environ, "COLUMNS": "120"}).stdout
+    assert "comparator       3927ad383f20 · built" in shown
+    assert "lean4export      15f6055e299a · not built yet" in shown

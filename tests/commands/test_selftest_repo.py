@@ -11,7 +11,7 @@ from jigcli.certificates import isolation
 from jigcli.commands.selftest import run
 
 REPO = Path(__file__).resolve().parents[2]
-CONTENT = ("Certificates", "Commons", "Statements", "Submissions", "Verify")
+CONTENT = ("Certificates", "Commons", "Statements", "Submissions")
 
 
 @pytest.fixture

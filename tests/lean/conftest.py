@@ -10,8 +10,6 @@ from types import ModuleType
 import pytest
 
 from jigcli.repo import Repo
-from jigcli.sandbox.job import Execution, Job
-from jigcli.sandbox.routes import Route
 
 
 @pytest.fixture
@@ -21,28 +19,46 @@ def lean_repo(copy_repo: Callable[..., Path]) -> Repo:
 
 @pytest.fixture
 def confined() -> None:
-    """Skip, saying why, where no sandbox here can confine a build's files (bubblewrap)."""
-    from jigcli.lean import build
+    """Skip, saying why, where no sandbox here can confine a Lean step's files (bubblewrap)."""
+    from jigcli.lean.comparator.sandbox import describe_for
 
-    found = build.describe(None, None)
+    found = describe_for(None)
     if found["route"] is None:
-        pytest.skip(f"no sandbox here confines a Lean build: {found['why']}")
+        pytest.skip(f"no sandbox here confines a Lean step: {found['why']}")
 
 
 @pytest.fixture
-def sandboxed_builds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Job]]:
-    """Every build of a submission this test runs, as (route, job), in order."""
-    from jigcli.lean import build
-    from jigcli.sandbox.execute import execute as real
+def kept_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The run folders the pipeline makes, kept after it ends (under `tmp_path/runs`) so a
+    test can read the launcher's log (`control/landrun.log`) and what was written."""
+    import tempfile
 
-    seen: list[tuple[str, Job]] = []
+    from jigcli.lean import pipeline
 
-    def recording(route: Route, job: Job, cap: str | None = None) -> Execution:
-        seen.append((route.name, job))
-        return real(route, job, cap)
+    made: list[Path] = []
+    parent = tmp_path / "runs"
+    parent.mkdir()
 
-    monkeypatch.setattr(build, "execute", recording)
-    return seen
+    class Kept:
+        def __init__(self, prefix: str = "jig-lean-", **_: object) -> None:
+            self.name = tempfile.mkdtemp(prefix=prefix, dir=parent)
+            made.append(Path(self.name))
+
+        def __enter__(self) -> str:
+            return self.name
+
+        def __exit__(self, *_: object) -> None:
+            return None
+
+    monkeypatch.setattr(pipeline, "TemporaryDirectory", Kept)
+    return made
+
+
+def steps(run: Path) -> list[dict[str, object]]:
+    """The launcher's log of one run folder: every sandboxed step, in order."""
+    from jigcli.lean.comparator import landrun
+
+    return landrun.read_log(run / "control")
 
 
 @pytest.fixture

@@ -1,12 +1,7 @@
-import json
-from pathlib import Path
-
 import pytest
 
 from jigcli.lean import backend
 from jigcli.repo import Repo
-
-from .conftest import standin_module
 
 
 @pytest.fixture
@@ -87,53 +82,6 @@ def test_a_lake_that_cannot_say_where_lean_is_is_a_problem_said_in_a_sentence(st
         "`lake env` did not say where Lean and the trusted build are: "
         "error: lakefile.toml: configuration has errors"
     )
-
-
-def test_the_submission_is_built_the_way_lake_builds_a_module(tmp_path):
-    paths = backend.LeanPaths(Path("/opt/lean"), (Path("/repo/.lake/build/lib/lean"),))
-    argv = backend.compile_argv(paths, "M.lean", tmp_path / "Submissions.S.M.olean")
-    assert argv == (
-        "/opt/lean/bin/lean",
-        "M.lean",
-        "-o",
-        str(tmp_path / "Submissions.S.M.olean"),
-        "--setup",
-        "setup.json",
-        "--json",
-    )
-    setup = json.loads(backend.module_setup("Submissions.S.M"))
-    # Every field of Lean's `ModuleSetup` but the optional `imports?` (derived FromJson
-    # reads each one), the module named, warnings logged as errors.
-    assert setup == {
-        "name": "Submissions.S.M",
-        "isModule": False,
-        "importArts": {},
-        "dynlibs": [],
-        "plugins": [],
-        "options": {"warningAsError": True},
-    }
-
-
-def test_the_judge_runs_under_lake_env_from_where_the_trusted_build_put_it(standin, repo, tmp_path):
-    toolchain = backend.detect(repo)
-    assert backend.build(toolchain, repo, ["jig_judge"], timeout=30).ok
-    assert backend.judge_exe(repo).is_file()
-    export = tmp_path / "export.ndjson"
-    proof = {"name": "Submissions.S.M.p", "kind": "thm", "type_uses": [], "value_uses": []}
-    export.write_text(standin_module().export_text("Submissions.S.M", [proof]))
-    out = tmp_path / "report.json"
-    args = ["--statement", "S", "--module", "Submissions.S.M", "--decl", "Submissions.S.M.p"]
-    args += ["--import", "Mathlib.Logic.Basic", "--export", str(export), "--out", str(out)]
-    result = backend.judge(toolchain, repo, args, timeout=30)
-    assert result.ok and result.stdout == ""
-    assert json.loads(out.read_text())["imports"]["modules"] == ["Mathlib.Logic.Basic"]
-    lake = [c["argv"] for c in standin.calls() if c["tool"] == "lake" and c["argv"][0] == "env"]
-    assert lake == [["env", str(backend.judge_exe(repo)), *args]]
-
-
-def test_without_a_trusted_build_there_is_no_judge_to_run(standin, repo, tmp_path):
-    result = backend.judge(backend.detect(repo), repo, ["--out", str(tmp_path / "r")], timeout=30)
-    assert not result.ok
 
 
 def test_a_run_past_its_deadline_is_killed_with_its_group(standin, repo, tmp_path, pid_alive):

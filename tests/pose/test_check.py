@@ -200,16 +200,19 @@ def test_a_first_pin_is_not_drift(verifier):
 def test_an_edit_to_the_lakefile_that_moves_no_pin_still_fails_as_the_judges_build(verifier):
     base = _base(verifier)
     lakefile = verifier.root / "lakefile.toml"
-    lakefile.write_text(lakefile.read_text().replace('root = "Verify.Judge"', 'root = "Judge"'))
-    verifier.commit("Build the judge from another file", "lakefile.toml")
+    text = lakefile.read_text()
+    assert 'globs = ["Commons.+"]' in text
+    lakefile.write_text(text.replace('globs = ["Commons.+"]', 'globs = ["Commons.+", "Run"]'))
+    verifier.commit("Build one more module with the trusted side", "lakefile.toml")
     (finding,) = check(Repo(verifier.root), base).failures
     assert finding.path == "lakefile.toml"
     assert finding.problem.startswith(f"changed since {base[:7]}: it says how the judge is built")
+    assert "comparator and lean4export decide every Lean verdict" in finding.problem
 
 
-# What the trusted build compiles outside the sandbox: the judge, and Commons, which
-# statements import. A submission's pull request must change neither.
-TRUSTED = {"Verify": "the judge decides every Lean", "Commons": "Commons is built outside"}
+# What the trusted build compiles outside the sandbox from this repo's own files: Commons,
+# which statements import. A submission's pull request must not change it.
+TRUSTED = {"Commons": "Commons is built outside"}
 
 
 @pytest.mark.parametrize("folder", sorted(TRUSTED))

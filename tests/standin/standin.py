@@ -1,83 +1,61 @@
-"""A stand-in Lean toolchain (`lake`, `lean`, and the judge `lake build` makes) for tests on
-machines with no Lean.
+"""A stand-in Lean toolchain (`lake`, `lean`, and the comparator and lean4export the trusted
+build makes) for tests on machines with no Lean.
 
-It replays Lean 4.33's real output formats; each reply below names the real output it
-follows. What it replies is chosen by the test through a scenario JSON file named by
-`JIG_STANDIN_SCENARIO`; every invocation is appended to the log file named by
-`JIG_STANDIN_LOG` (one JSON line: {"tool", "argv"}), so a test can count builds and runs.
+It replays the real tools' command lines, output formats and exit statuses; each reply below
+names the real output it follows. What it replies is chosen by the test through a scenario JSON
+file named by `JIG_STANDIN_SCENARIO`; every invocation outside a sandbox is appended to the log
+file named by `JIG_STANDIN_LOG` (one JSON line: {"tool", "argv"}), so a test can count runs.
 
-It does not elaborate anything. `lean --json FILE` (for `jig lean-check` and `jig pose`)
-answers the `#print axioms` commands in FILE the way the scenario says Lean would. `lake build
-jig_judge …` (the trusted build) writes a stand-in judge to `.lake/build/bin/jig_judge` and a
-stand-in `.olean` (a small JSON document) for each module target to `.lake/build/lib/lean/`.
-`lake env` sets `LEAN_SYSROOT` and `LEAN_PATH` as Lake does, the sysroot a stand-in toolchain
-folder it writes beside the scenario (`bin/lean`, this module, a copy of the scenario): that is
-the `lean` jig runs in its sandbox, where nothing but that folder, the search path and the
-build's own folder are visible, so it reads the scenario from its copy and logs nothing.
-`lean FILE -o OLEAN --setup SETUP --json` (the submission's build, Lake's `compileLeanModule`
-command) prints Lean's JSON messages, runs what the scenario says the submission's code does
-at build time, and writes the stand-in `.olean` of the module `SETUP` names, its imports read
-from FILE's header. The stand-in judge (`lake env jig_judge … --olean PATH`) writes one
-`jig.judge.v1` report (the format of `Verify/Judge.lean`'s `render`, keys and stages as there)
-from what the scenario says the kernel found, its imports read from that `.olean` as the real
-judge reads them from the `.olean` header.
+It elaborates nothing. A `.olean` here is a small JSON document: the module, its imports, its
+constants (each `{"name", "kind", "type_uses", "value_uses"}`: the constants its type and its
+value name). The tools:
+
+- `lean --json FILE` (for `jig lean-check` and `jig pose`) answers the `#print axioms` commands
+  in FILE the way the scenario says Lean would; `lean --print-prefix` names the toolchain;
+- `lake build @Comparator/comparator @lean4export/lean4export …` (the trusted build) writes the
+  two programs where Lake puts a package's executables and an `.olean` for each module target;
+  `lake env` sets `LEAN_SYSROOT` and `LEAN_PATH` as Lake does, the sysroot a stand-in toolchain
+  folder written beside the scenario (`bin/lean`, `bin/lake`, this module, a copy of the
+  scenario, `lib/lean/Init.olean` with the axioms and primitives Lean's `Init` has);
+- `lake build M` in a run's project (inside jig's sandbox, where it reads the scenario from
+  the toolchain's copy and logs nothing): `JigChallenge`, `JigSolution` and the submission's
+  module, each after what it imports, the submission's code run at build time as the
+  scenario says;
+- `lean4export M [--ignore-missing] -- NAMES` (leanprover/lean4export `Main.lean`): the closure
+  of NAMES in M's environment on stdout in NDJSON format 3.1.0; a missing name panics
+  (SIGABRT under `LEAN_ABORT_ON_PANIC=1`) unless `--ignore-missing`;
+- `comparator CONFIG` (leanprover/comparator `Main.lean` at `v4.33.0`): `lean --print-prefix`,
+  `which git`, then through `$COMPARATOR_LANDRUN` with the tag's exact arguments: build and
+  export the challenge, build and export the solution; compare each theorem's kind and the
+  closure of its type, check the axioms, "replay" the solution (the scenario says whether the
+  kernel accepts), and print "Your solution is okay!" (exit 0); any failure is an uncaught
+  exception (exit 1), as at the tag.
 
 Scenario fields (all optional):
   version            `lean --version` number (default 4.33.0)
-  trusted_build      "ok" | "error" | "hang" | "no_judge" (succeeds, writes no judge):
-                     `lake build jig_judge …`
-  build              "ok" | "error" | "hang": the submission's build (and any other `lake
-                     build` but the trusted one)
+  trusted_build      "ok" | "error" | "hang" | "no_comparator" (succeeds, writes no comparator)
+  challenge          "ok" | "error" (an import that does not exist) | "link_error" (the
+                     refutation link is not `Iff.rfl`): the challenge's build
+  build              "ok" | "error" | "hang": the submission module's build
   build_error        the Lean error text of a failing build
-  build_output       extra lines the submission's build prints (text the submission controls:
-                     forged `#print axioms` answers, `JIG:` markers, "Build completed …")
+  build_output       extra lines the submission's build prints (text the submission controls)
   build_writes       {path: text} files the submission's code tries to write at build time
-                     (a relative path from the build's working folder)
   build_script       a /bin/sh script the submission's code runs at build time (`$OUT` is the
-                     build's own folder, where the `.olean` goes below the module's path);
-                     its output goes to stderr
-  sorry_warning      the submission has a `sorry`: its build logs Lean's warning, an error
-                     under `warningAsError`, which fails the build
-  warning_as_error_off  the source says `set_option warningAsError false`: a warning stays one
-  module_system      the module's header says `module`: its build writes the `.olean.server`,
-                     `.olean.private` and `.ir` parts too
-  judge              how the judge ends: "ok" | "hang" | "crash" (SIGABRT, no report) |
-                     "silent" (exit 0, no report) | "exit_1" (a report, then exit 1) |
-                     "stdout" (a report, and a line on stdout) | "truncated" | "not_json" |
-                     "duplicate_keys" | "wrong_types" | "other_decl" (a report about another
-                     decl) | "bad_utf8"
-  judge_stderr       text the judge prints on stderr (diagnostics; never read)
-  judge_failure      "load" | "import": the stage at which the judge could not decide
-  report_nulls       report keys the judge leaves null although it should have answered them
-  extra_imports      imports the module's `.olean` header has beyond its source's (as if the
-                     policy had missed one)
-  decl_in_module     false: the decl is not a constant of the module
-  statement_module   the module that declared `Statements.<id>.statement` (default the right one)
-  clashes            names of module constants already in the trusted environment
-  duplicates         module theorems identical to trusted ones
-  unchecked          [{"name", "why"}] code the kernel does not check
-  module_axioms      axioms the submitted module declares
-  replay             "accepted" | "rejected" | "budget": the kernel replay of the module
-  bridge             "accepted" | "rejected" | "budget": the anti-restatement bridge
-  submitted_type / canonical_type   pretty-printed types
-  axioms             the decl's transitive axioms (default [propext]); a list for every decl,
-                     or {decl: list} per decl (a decl it leaves out: [propext]); also what
+                     project's `.lake/build`); its output goes to stderr
+  solution           "ok" | "type_mismatch" | "shadowed" | "unknown_decl": the solution's build
+  axioms             the decl's axioms (default [propext]); a list, or {decl: list}; also what
                      `#print axioms` lists
-  term               the normalized term text (default: derived from decl); str or {decl: str}
-  truncated          the term serialization ran out of fuel
-  refutation         "accepted" | "rejected" | "budget"
-  unknown            decls `#print axioms` answers "Unknown constant" for
-  private            decls `#print axioms` names by their private name `_private.….0.<decl>`
+  declares_decl      false: the submission module does not declare the decl (another module of
+                     the trusted side does: the provenance attack)
+  replay             "accepted" | "rejected": what comparator's kernel replay finds
+  mismatch           true: the solution's statement differs from the challenge's (a forged
+                     `.olean` of the statement), which comparator's comparison finds
+  comparator         "ok" | "crash" (SIGSEGV) | "hang"
+  export             "ok" | "garbage" (lean4export prints what is not NDJSON)
   lean               "ok" | "crash" | "hang": `lean --json`
-  messages           what Lean said while elaborating the file's own lines, printed first:
-                     [{"line", "column", "severity", "data", "kind"?}] (e.g. a
-                     "declaration uses `sorry`" warning or an error inside a declaration)
-  lake_warning       a line `lake env` prints on stderr before running the tool (Lake's own
-                     `warning: …` lines, e.g. about a package with local changes)
-  lake_env           "fail": `lake env` cannot load the workspace and exits 1
-  hang_pid_file      where a hanging run writes its grandchild's pid (where it may write)
-  hang_marker        a word in the hanging grandchild's command line (default
-                     jig-standin-hang), to find it on the host from outside a sandbox
+  messages, unknown, private   what `lean --json` says (see `_answers`)
+  lake_warning, lake_env       `lake env`'s stderr line; "fail": it cannot load the workspace
+  hang_pid_file, hang_marker   where a hanging run writes its grandchild's pid; its marker
 """
 
 from __future__ import annotations
@@ -94,8 +72,21 @@ from pathlib import Path
 from typing import Any
 
 COMMIT = "d8b18978322de05a8f3dba51ef03cf5461676c17"
-JUDGE_EXE = "jig_judge"
-EXPORTER_EXE = "jig_export"
+COMPARATOR = ("Comparator", "comparator")
+LEAN4EXPORT = ("lean4export", "lean4export")
+CHALLENGE, SOLUTION, GOAL, LINK = "JigChallenge", "JigSolution", "JigRun.goal", "JigRun.refutes"
+# What Lean's `Init` holds that these tests need: the axioms, and the primitives comparator
+# exports beside the theorems (`primitiveTargets` in `Main.lean` at the tag).
+INIT_AXIOMS = ("propext", "Quot.sound", "Classical.choice", "sorryAx", "Lean.ofReduceBool")
+PRIMITIVES = (
+    *(f"Nat.{op}" for op in ("add", "sub", "mul", "pow", "gcd", "div", "mod", "beq", "ble")),
+    *(f"Nat.{op}" for op in ("land", "lor", "xor", "shiftLeft", "shiftRight")),
+    "String.ofList",
+    "Char.ofNat",
+    "List",
+    "eagerReduce",
+)
+PANIC_STATUS = 134
 
 
 def main(tool: str, argv: list[str]) -> int:
@@ -105,10 +96,10 @@ def main(tool: str, argv: list[str]) -> int:
         return _lake(argv, scenario)
     if tool == "lean":
         return _lean(argv, scenario)
-    if tool == "jig_judge":
-        return _judge(argv, scenario)
-    if tool == EXPORTER_EXE:
-        return _export(argv, scenario)
+    if tool == "lean4export":
+        return _lean4export(argv, scenario)
+    if tool == "comparator":
+        return _comparator(argv, scenario)
     print(f"stand-in: unknown tool {tool}", file=sys.stderr)
     return 2
 
@@ -116,8 +107,8 @@ def main(tool: str, argv: list[str]) -> int:
 def _log(tool: str, argv: list[str]) -> None:
     path = os.environ.get("JIG_STANDIN_LOG")
     if path:
-        entry = {"tool": tool, "argv": argv, "lean_path": os.environ.get("LEAN_PATH")}
-        with open(path, "a", encoding="utf-8") as log:
+        entry = {"tool": tool, "argv": argv, "cwd": os.getcwd()}
+        with contextlib.suppress(OSError), open(path, "a", encoding="utf-8") as log:
             log.write(json.dumps(entry) + "\n")
 
 
@@ -143,8 +134,7 @@ def _lake(argv: list[str], scenario: dict[str, Any]) -> int:
         return 0
     if argv and argv[0] == "env":
         # Real `lake env CMD ARGS` (`lake help env`) sets LEAN_SYSROOT to the toolchain's
-        # folder and LEAN_PATH to the workspace's library folders, then runs CMD: here, the
-        # stand-in on PATH, `printenv`, or the stand-in judge the trusted build wrote.
+        # folder and LEAN_PATH to the workspace's library folders, then runs CMD.
         if scenario.get("lake_warning"):
             print(scenario["lake_warning"], file=sys.stderr)
         if scenario.get("lake_env") == "fail":
@@ -156,9 +146,11 @@ def _lake(argv: list[str], scenario: dict[str, Any]) -> int:
         os.execvp(argv[1], argv[1:])
     if argv and argv[0] == "build":
         targets = [a for a in argv[1:] if not a.startswith("-")]
-        if JUDGE_EXE in targets:
+        if any(t.startswith("@") for t in targets):
             return _trusted_build(targets, scenario)
-        return _lake_build(targets, scenario)
+        if len(targets) == 1 and (Path.cwd() / f"{CHALLENGE}.lean").is_file():
+            return _run_build(targets[0], scenario)
+        return _project_build(targets, scenario)
     print(f"error: unknown command '{' '.join(argv)}'", file=sys.stderr)
     return 1
 
@@ -169,25 +161,57 @@ def _trusted_build(targets: list[str], scenario: dict[str, Any]) -> int:
         _hang(scenario)
     if mode == "error":
         return _failed_build("Statements.S001", "Unknown identifier `Nat.nope`", len(targets) + 1)
-    if mode != "no_judge":
-        _write_judge(Path.cwd() / ".lake" / "build" / "bin" / JUDGE_EXE)
-    if mode != "no_exporter" and EXPORTER_EXE in targets:
-        _write_atomically(Path.cwd() / ".lake" / "build" / "bin" / EXPORTER_EXE, _EXPORTER, 0o755)
+    toolchain = _toolchain(scenario)
+    for package, exe in (COMPARATOR, LEAN4EXPORT):
+        if (package, exe) == COMPARATOR and mode == "no_comparator":
+            continue
+        if f"@{package}/{exe}" in targets:
+            where = Path.cwd() / ".lake" / "packages" / package / ".lake" / "build" / "bin" / exe
+            _write_program(where, exe, toolchain)
     for target in targets:
         for module in _modules_of(target):
             olean = _lib_dir() / (module.replace(".", "/") + ".olean")
-            _write_atomically(olean, _olean_text(module, [], _trusted_constants(module)))
+            _write_atomically(olean, _olean_text(module, ["Init"], _trusted_constants(module)))
     return _built(targets)
+
+
+def _project_build(targets: list[str], scenario: dict[str, Any]) -> int:
+    """`lake build [targets]` of an ordinary project (a paper's, a poser's): it builds or
+    fails as the scenario says, and writes nothing the tests read."""
+    for line in scenario.get("build_output", []):
+        print(line)
+    if scenario.get("build") == "hang":
+        _hang(scenario)
+    if scenario.get("build") == "error":
+        message = scenario.get("build_error", "Unknown identifier `foo`")
+        return _failed_build(targets[0] if targets else "Main", message, len(targets) + 1)
+    return _built(targets or ["default"])
 
 
 def _modules_of(target: str) -> list[str]:
     """A module target is itself; `Commons` (a `lean_lib` with no root module) is its files."""
-    if target in (JUDGE_EXE, EXPORTER_EXE):
+    if target.startswith("@"):
         return []
     if target == "Commons":
         found = sorted(Path.cwd().glob("Commons/**/*.lean"))
         return [".".join(path.relative_to(Path.cwd()).with_suffix("").parts) for path in found]
     return [target]
+
+
+def _write_program(path: Path, tool: str, toolchain: Path) -> None:
+    """The executable the real trusted build links; here a script that comes back to this
+    module's copy in the stand-in toolchain folder (which every sandboxed step is shown)."""
+    script = (
+        "#!/usr/bin/env python3\n"
+        f'"""The stand-in {tool}, written by the stand-in trusted build."""\n'
+        "import os, sys\n"
+        f"prefix = {str(toolchain)!r}\n"
+        'sys.path.insert(0, os.path.join(prefix, "lib", "standin"))\n'
+        'os.environ.setdefault("JIG_STANDIN_SCENARIO", os.path.join(prefix, "scenario.json"))\n'
+        "import standin  # noqa: E402\n"
+        f"sys.exit(standin.main({tool!r}, sys.argv[1:]))\n"
+    )
+    _write_atomically(path, script, 0o755)
 
 
 def _lib_dir() -> Path:
@@ -208,27 +232,13 @@ def _lean_path() -> list[Path]:
     return folders
 
 
-def _lake_build(targets: list[str], scenario: dict[str, Any]) -> int:
-    mode = scenario.get("build", "ok")
-    total = len(targets) + 1
-    for line in scenario.get("build_output", []):
-        print(line)
-    if mode == "hang":
-        _hang(scenario)
-    module = targets[0]
-    if mode == "error":
-        message = scenario.get("build_error", "Unknown identifier `foo`")
-        return _failed_build(module, message, total)
-    return _built(targets)
-
-
-def _failed_build(module: str, message: str, total: int) -> int:
+def _failed_build(module: str, message: str, total: int, line: int = 3) -> int:
     # Real (Lake 5.0.0 / Lean 4.3x, recorded): "✖ [989/989] Building M (1.4s)",
     # "error: path:49:6: Type mismatch: …", "error: Lean exited with code 1",
     # "Some required targets logged failures:", "- M"; stderr "error: build failed".
     path = module.replace(".", "/") + ".lean"
     print(f"✖ [1/{total}] Building {module} (0.4s)")
-    print(f"error: {path}:3:2: {message}")
+    print(f"error: {path}:{line}:2: {message}")
     print("error: Lean exited with code 1")
     print("Some required targets logged failures:")
     print(f"- {module}")
@@ -244,22 +254,6 @@ def _built(targets: list[str]) -> int:
         print(f"✔ [{index}/{total}] Built {target} (120ms)")
     print(f"Build completed successfully ({total} jobs).")
     return 0
-
-
-def _write_judge(path: Path) -> None:
-    """The executable the real trusted build links from Verify/Judge.lean; here a script that
-    comes back to this module. Written whole, then renamed: parallel builds share it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    here = Path(__file__).resolve().parent
-    script = (
-        "#!/usr/bin/env python3\n"
-        '"""The stand-in judge, written by the stand-in `lake build jig_judge`."""\n'
-        "import sys\n"
-        f"sys.path.insert(0, {str(here)!r})\n"
-        "import standin  # noqa: E402\n"
-        f"sys.exit(standin.main({JUDGE_EXE!r}, sys.argv[1:]))\n"
-    )
-    _write_atomically(path, script, 0o755)
 
 
 def _write_atomically(path: Path, text: str, mode: int = 0o644) -> None:
@@ -283,7 +277,12 @@ def _olean_text(
 
 def _trusted_constants(module: str) -> list[dict[str, Any]]:
     if module.startswith("Statements."):
-        return [_constant(f"{module}.statement", "def"), _constant(f"{module}.target", "thm")]
+        statement = _constant(f"{module}.statement", "def", [], ["Nat.add"])
+        source = Path.cwd() / Path(*module.split(".")).with_suffix(".lean")
+        if source.is_file():  # the statement's text stands for its elaborated value
+            found = _STATEMENT.search(source.read_text(encoding="utf-8"))
+            statement["term"] = " ".join(found.group(1).split()) if found else "?"
+        return [statement, _constant(f"{module}.target", "thm", [statement["name"]], ["sorryAx"])]
     return []
 
 
@@ -298,6 +297,7 @@ def _constant(
     }
 
 
+_STATEMENT = re.compile(r"^(?:abbrev|def) statement : Prop :=(.*?)(?:\n\n|\Z)", re.M | re.S)
 _DECLARATION = re.compile(
     r"^(?:(?:private|protected|noncomputable|partial|unsafe)\s+)*"
     r"(theorem|lemma|def|abbrev|axiom|opaque|instance)\s+([^\s:(\[{]+)",
@@ -346,7 +346,7 @@ sys.path.insert(0, os.path.join(prefix, "lib", "standin"))
 os.environ["JIG_STANDIN_SCENARIO"] = os.path.join(prefix, "scenario.json")
 import standin  # noqa: E402
 
-sys.exit(standin.main("lean", sys.argv[1:]))
+sys.exit(standin.main(os.path.basename(sys.argv[0]), sys.argv[1:]))
 """
 
 
@@ -356,115 +356,407 @@ def _toolchain(scenario: dict[str, Any]) -> Path:
     given = os.environ.get("JIG_STANDIN_SCENARIO")
     base = Path(given).parent if given else Path(tempfile.gettempdir())
     prefix = base / "standin-toolchain"
-    _write_atomically(prefix / "bin" / "lean", _LAUNCHER, 0o755)
+    for tool in ("lean", "lake"):
+        _write_atomically(prefix / "bin" / tool, _LAUNCHER, 0o755)
     here = Path(__file__).resolve()
     _write_atomically(prefix / "lib" / "standin" / "standin.py", here.read_text("utf-8"))
     _write_atomically(prefix / "scenario.json", json.dumps(scenario))
-    _write_atomically(prefix / "lib" / "lean" / "Init.olean", _olean_text("Init", []))
+    init = [_constant(name, "axiom") for name in INIT_AXIOMS]
+    init += [_constant(name, "def") for name in (*PRIMITIVES, "True", "Iff.rfl")]
+    init += [_constant(name, "thm") for name in scenario.get("trusted_constants", [])]
+    _write_atomically(prefix / "lib" / "lean" / "Init.olean", _olean_text("Init", [], init))
     return prefix
 
 
-# -- the exporter ------------------------------------------------------------------------------
-
-# The stand-in exporter the trusted build writes to `.lake/build/bin/jig_export`. It runs in the
-# build's sandbox, where only the toolchain folder (`LEAN_SYSROOT`) holds this module.
-_EXPORTER = """#!/usr/bin/env python3
-\"\"\"The stand-in `jig_export`, written by the stand-in `lake build jig_export`.\"\"\"
-import os
-import sys
-
-prefix = os.environ["LEAN_SYSROOT"]
-sys.path.insert(0, os.path.join(prefix, "lib", "standin"))
-os.environ["JIG_STANDIN_SCENARIO"] = os.path.join(prefix, "scenario.json")
-import standin  # noqa: E402
-
-sys.exit(standin.main("jig_export", sys.argv[1:]))
-"""
+# -- builds in a run's project (inside jig's sandbox) ------------------------------------------
 
 
-def _export(argv: list[str], scenario: dict[str, Any]) -> int:
-    """`jig_export --module M --out FILE` (`Verify/Export.lean`): M found on `LEAN_PATH` and
-    read as Lean's importer reads it (`findOLeanParts`, src/Lean/Environment.lean: the
-    `.olean`, then `.olean.server` and `.olean.private` where each exists, links followed;
-    the last part holds every constant), its constants written to FILE in lean4export's
-    format 3.1.0, dependencies first. A part planted by the build's code is read like any
-    other: a part saying `exploit` stands for crafted bytes that took the exporter over, whose
-    export then says whatever the part asks."""
-    args = dict(zip(argv[::2], argv[1::2], strict=False))
-    module, out = args["--module"], Path(args["--out"])
-    if scenario.get("exporter") == "crash":
-        print("INTERNAL PANIC: out of memory", file=sys.stderr)
-        return 1
-    try:
-        data = json.loads(_olean_parts(module)[-1].read_text(encoding="utf-8"))
-    except (OSError, ValueError, IndexError) as unreadable:
-        # Real: `readModuleData` refuses a file that is not an `.olean` of this Lean.
-        print(
-            f"uncaught exception: failed to read file of module {module}: {unreadable}",
-            file=sys.stderr,
+def _run_build(target: str, scenario: dict[str, Any]) -> int:
+    """`lake build M` in a run's project: each module after those it imports, as Lake orders
+    them; one already built is not built again (its trace is up to date). Lake finds the
+    project's own modules in its `.lake/build/lib/lean`."""
+    os.environ["LEAN_PATH"] = str(_lib_dir())
+    if target == CHALLENGE:
+        return _build_challenge(scenario)
+    if target == SOLUTION:
+        module = _imports(Path(f"{SOLUTION}.lean"))[-1]
+        status = _build_submission(module, scenario)
+        return status if status else _build_solution(module, scenario)
+    return _build_submission(target, scenario) or _built([target])
+
+
+def _imports(file: Path) -> list[str]:
+    return _IMPORT.findall(file.read_text(encoding="utf-8"))
+
+
+_IMPORT = re.compile(r"^import\s+(\S+)", re.MULTILINE)
+
+
+def _build_trusted_imports(file: Path) -> None:
+    for module in _imports(file):
+        if module.startswith(("Statements.", "Commons.")) and not _olean_of(module).exists():
+            _write_atomically(
+                _olean_of(module), _olean_text(module, ["Init"], _trusted_constants(module))
+            )
+
+
+def _olean_of(module: str) -> Path:
+    return _lib_dir() / (module.replace(".", "/") + ".olean")
+
+
+def _build_challenge(scenario: dict[str, Any]) -> int:
+    file = Path(f"{CHALLENGE}.lean")
+    mode = scenario.get("challenge", "ok")
+    if mode == "error":
+        # Real (Lean 4.33): "unknown module prefix 'Mathlib.Nope'" at the import, line 1.
+        return _failed_build(CHALLENGE, "unknown module prefix 'Mathlib.Nope'", 2, line=2)
+    text = file.read_text(encoding="utf-8")
+    linked = re.search(r"theorem JigRun\.refutes : (\S+) ↔ ¬ (\S+) :=", text)
+    if mode == "link_error" or (linked and linked.group(1) == linked.group(2)):
+        # Real: `Iff.rfl` elaborated against the link's type: "Type mismatch" at its line.
+        return _failed_build(CHALLENGE, "Type mismatch\n  Iff.rfl\nhas type …", 2, line=7)
+    _build_trusted_imports(file)
+    statement = _statement_of(file)
+    constants = [_constant(GOAL, "thm", [statement], ["sorryAx"])]
+    if LINK in file.read_text(encoding="utf-8"):
+        constants.append(_constant(LINK, "thm", [statement], ["Iff.rfl"]))
+    _write_atomically(_olean_of(CHALLENGE), _olean_text(CHALLENGE, _imports(file), constants))
+    return _built([CHALLENGE])
+
+
+def _decl_of() -> str:
+    """The submitted decl, as the run's solution names it (`:= @decl`)."""
+    found = re.search(r"^  @(\S+)$", Path(f"{SOLUTION}.lean").read_text(encoding="utf-8"), re.M)
+    return found.group(1) if found else "?"
+
+
+def _statement_of(file: Path) -> str:
+    found = re.search(r"theorem JigRun\.goal : (\S+) :=", file.read_text(encoding="utf-8"))
+    return found.group(1) if found else "?"
+
+
+def _build_submission(module: str, scenario: dict[str, Any]) -> int:
+    """The submission's module: its code runs now, as the scenario says; 0 once built."""
+    if _olean_of(module).exists():
+        return 0
+    source = Path(*module.split(".")).with_suffix(".lean")
+    for line in scenario.get("build_output", []):
+        print(line)
+    _submission_code(scenario, Path.cwd() / ".lake" / "build")
+    mode = scenario.get("build", "ok")
+    if mode == "hang":
+        _hang(scenario)
+    if mode == "error":
+        message = scenario.get("build_error", "Unknown identifier `foo`")
+        return _failed_build(module, message, 2)
+    _build_trusted_imports(source)
+    text = source.read_text(encoding="utf-8")
+    constants = scenario.get("constants", _source_constants(text))
+    decl = _decl_of()
+    own = {c["name"] for c in constants}
+    for constant in constants:
+        if constant["name"] == decl:  # what the elaborated term stands for, in the export
+            constant["term"] = scenario.get("term", _value_text(text, decl))
+            declared = _declared_type(text, decl.rsplit(".", 1)[-1])
+            if declared is not None:
+                constant["type_text"] = declared
+            if "term" in scenario:
+                constant["value_uses"] = []
+        axioms = _axioms_of(constant["name"], scenario) if constant["name"] == decl else []
+        constant["value_uses"] = sorted({*constant["value_uses"], *axioms})
+        for axiom in axioms:
+            if axiom not in INIT_AXIOMS and axiom not in own:
+                constants.append(_constant(axiom, "axiom"))
+                own.add(axiom)
+    if scenario.get("declares_decl") is False:
+        constants = [c for c in constants if c["name"] != decl]
+    if scenario.get("mismatch"):
+        # The submission's code rewrites the statement's `.olean` in the run's `.lake`.
+        statement = next(
+            m for m in _imports(Path(f"{CHALLENGE}.lean")) if m.startswith("Statements.")
         )
-        return 1
-    exploit = data.get("exploit")
-    if exploit is not None:
-        return _exploited(exploit, module, data, out)
-    out.write_text(export_text(module, data.get("constants", [])), encoding="utf-8")
+        forged = [_constant(f"{statement}.statement", "def", [], ["True"])]
+        _write_atomically(_olean_of(statement), _olean_text(statement, ["Init"], forged))
+    imports = _imports(source) or ["Init"]
+    _write_atomically(_olean_of(module), _olean_text(module, imports, constants))
     return 0
 
 
-def _olean_parts(module: str) -> list[Path]:
+def _declared_type(text: str, short: str) -> str | None:
+    found = re.search(
+        rf"^(?:theorem|lemma|def|abbrev) {re.escape(short)} : (.*?) :=", text, re.M | re.S
+    )
+    return " ".join(found.group(1).split()) if found else None
+
+
+def _value_text(text: str, decl: str) -> str:
+    short = re.escape(decl.rsplit(".", 1)[-1])
+    found = re.search(rf"^(?:theorem|lemma|def) {short} :.*?:=(.*?)(?:\n\n|\Z)", text, re.M | re.S)
+    return " ".join(found.group(1).split()) if found else decl
+
+
+def _states_the_statement(module: str, decl: str, solution: Path) -> bool:
+    """What elaborating `@decl` against the statement finds, read from the sources: the
+    decl's declared type is the statement's text or its name (a stand-in for defeq)."""
+    source = Path(*module.split(".")).with_suffix(".lean").read_text(encoding="utf-8")
+    statement = _statement_of(solution)
+    declared = _declared_type(source, decl.rsplit(".", 1)[-1])
+    module_file = Path(*statement.split(".")[:-1]).with_suffix(".lean")
+    found = _STATEMENT.search(module_file.read_text(encoding="utf-8"))
+    canonical = " ".join(found.group(1).split()) if found else None
+    return declared is None or declared in (statement, canonical)
+
+
+def _build_solution(module: str, scenario: dict[str, Any]) -> int:
+    file = Path(f"{SOLUTION}.lean")
+    decl = _decl_of()
+    mode = scenario.get("solution", "ok")
+    if scenario.get("declares_decl") is False and decl not in _environment([module, "Init"]):
+        mode = "unknown_decl"
+    messages = {
+        # Real 4.33 wording, recorded: "Type mismatch", "Unknown identifier `x`", and the
+        # importer's "import M failed, environment already contains 'c' from N".
+        "type_mismatch": f"Type mismatch\n  @{decl}\nhas type … but is expected to have type …",
+        "unknown_decl": f"Unknown identifier `{decl}`",
+        "shadowed": (
+            f"import {module} failed, environment already contains "
+            f"'{_statement_of(file)}' from {_statement_of(file).rsplit('.', 1)[0]}"
+        ),
+    }
+    if mode == "ok" and not _states_the_statement(module, decl, file):
+        mode = "type_mismatch"
+    if mode in messages:
+        return _failed_build(SOLUTION, messages[mode], 3, line=4 if mode != "shadowed" else 1)
+    statement = _statement_of(file)
+    constants = [_constant(GOAL, "thm", [statement], [decl])]
+    if LINK in file.read_text(encoding="utf-8"):
+        constants.append(_constant(LINK, "thm", [statement], ["Iff.rfl"]))
+    _write_atomically(_olean_of(SOLUTION), _olean_text(SOLUTION, _imports(file), constants))
+    return _built([module, SOLUTION])
+
+
+# -- lean4export ------------------------------------------------------------------------------
+
+
+def _environment(modules: list[str]) -> dict[str, dict[str, Any]]:
+    """The constants of `modules` and all they import, each `.olean` found on `LEAN_PATH`
+    (the first folder that has it, as `findOLean` looks it up); a module not found is
+    `FileNotFoundError`, as `importModules` refuses it."""
+    found: dict[str, dict[str, Any]] = {}
+    seen: set[str] = set()
+    todo = list(modules)
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        if module.split(".")[0] in _CACHED and module != "Init":
+            todo.append("Init")  # Mathlib's cache: nothing these tests need but Init's
+            continue
+        data = json.loads(_find_olean(module).read_text(encoding="utf-8"))
+        for constant in data.get("constants", []):
+            found.setdefault(constant["name"], constant)
+        todo.extend(data.get("imports", []))
+    return found
+
+
+_CACHED = frozenset({"Mathlib", "Batteries", "Std", "Aesop", "Plausible", "Init", "Lean", "Qq"})
+
+
+def _find_olean(module: str) -> Path:
     relative = module.replace(".", "/") + ".olean"
-    for folder in os.environ.get("LEAN_PATH", "").split(os.pathsep):
-        olean = Path(folder) / relative
-        if olean.exists():
-            parts = [olean]
-            for suffix in (".server", ".private"):
-                part = olean.with_name(olean.name + suffix)
-                if not part.exists():
-                    break
-                if not part.is_file():
-                    raise OSError(f"{part} is not a file")
-                parts.append(part)
-            return parts
-    print(f"object file of module {module} does not exist", file=sys.stderr)
-    return []
+    # Real: `initSearchPath (← findSysroot)`: LEAN_PATH, then the toolchain's `lib/lean`,
+    # the toolchain found through LEAN_SYSROOT or `lean --print-prefix` on PATH.
+    sysroot = (
+        os.environ.get("LEAN_SYSROOT")
+        or subprocess.run(["lean", "--print-prefix"], capture_output=True, text=True).stdout.strip()
+    )
+    folders = [*os.environ.get("LEAN_PATH", "").split(os.pathsep), f"{sysroot}/lib/lean"]
+    for folder in folders:
+        if folder and (Path(folder) / relative).is_file():
+            return Path(folder) / relative
+    raise FileNotFoundError(f"object file of module {module} does not exist")
 
 
-def _exploited(exploit: dict[str, Any], module: str, data: dict[str, Any], out: Path) -> int:
-    """What a taken-over exporter writes: `text` as it is, an export of `module` (another
-    module's name) with the part's constants, the real export cut at `cut` bytes, `sparse`
-    bytes of nothing, or a link to `link`."""
-    real = export_text(exploit.get("module", module), data.get("constants", []))
-    if "text" in exploit:
-        out.write_text(exploit["text"], encoding="utf-8")
-    elif "cut" in exploit:
-        out.write_bytes(real.encode("utf-8")[: exploit["cut"]])
-    elif "sparse" in exploit:
-        with out.open("wb") as file:
-            file.truncate(exploit["sparse"])
-    elif "link" in exploit:
-        out.symlink_to(exploit["link"])
-    else:
-        out.write_text(real, encoding="utf-8")
+def _lean4export(argv: list[str], scenario: dict[str, Any]) -> int:
+    """`lean4export MOD… [--ignore-missing] -- NAMES…` (lean4export `Main.lean`)."""
+    if "--" not in argv:
+        print("usage: lean4export MODULES [--ignore-missing] -- NAMES", file=sys.stderr)
+        return 1
+    head, names = argv[: argv.index("--")], argv[argv.index("--") + 1 :]
+    modules = [a for a in head if not a.startswith("-")]
+    try:
+        env = _environment(modules)
+    except FileNotFoundError as missing:
+        print(f"uncaught exception: {missing}", file=sys.stderr)
+        return 1
+    wanted = []
+    for name in names:
+        if name in env:
+            wanted.append(name)
+        elif "--ignore-missing" not in head:
+            # Real: `panic!` on an unknown constant; with LEAN_ABORT_ON_PANIC=1 Lean aborts.
+            print(f"PANIC at lean4export: unknown constant '{name}'", file=sys.stderr)
+            sys.stderr.flush()
+            os.abort()
+    if scenario.get("export") == "garbage":
+        print("this is not an export")
+        return 0
+    sys.stdout.write(export_text(_closure(wanted, env)))
     return 0
 
 
-def export_text(module: str, constants: list[dict[str, Any]]) -> str:
+def _closure(names: list[str], env: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    order: dict[str, dict[str, Any]] = {}
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name in order or name not in env:
+            continue
+        order[name] = env[name]
+        todo.extend([*env[name]["type_uses"], *env[name]["value_uses"]])
+    return list(order.values())
+
+
+# -- comparator -------------------------------------------------------------------------------
+
+
+class _Failed(Exception):
+    pass
+
+
+def _comparator(argv: list[str], scenario: dict[str, Any]) -> int:
+    """comparator at `v4.33.0`: its steps in its order, every untrusted one through
+    `$COMPARATOR_LANDRUN` with `buildLandrunArgs`' arguments; a failure is an uncaught
+    exception (Lean's `main` prints "uncaught exception: …" and exits 1)."""
+    mode = scenario.get("comparator", "ok")
+    if mode == "hang":
+        _hang(scenario)
+    if mode == "crash":
+        os.kill(os.getpid(), 11)
+    try:
+        _compare(json.loads(Path(argv[0]).read_text(encoding="utf-8")), scenario)
+    except _Failed as failed:
+        print(f"uncaught exception: {failed}", file=sys.stderr)
+        return 1
+    print("Your solution is okay!")
+    return 0
+
+
+def _compare(config: dict[str, Any], scenario: dict[str, Any]) -> None:
+    project = Path.cwd()
+    prefix = subprocess.run(["lean", "--print-prefix"], capture_output=True, text=True, check=True)
+    git = subprocess.run(["which", "git"], capture_output=True, text=True, check=True)
+    tools = (prefix.stdout.strip(), git.stdout.strip())
+    theorems = list(config["theorem_names"])
+    axioms = list(config.get("permitted_axioms", []))
+    targets = [*theorems, *axioms, *PRIMITIVES, *config.get("definition_names", [])]
+    exports = []
+    for module in (config["challenge_module"], config["solution_module"]):
+        print(f"Building {module}")
+        (project / ".lake").mkdir(exist_ok=True)
+        _landrun(
+            ["PATH", "HOME", "LEAN_ABORT_ON_PANIC"],
+            [project],
+            [project / ".lake"],
+            [Path(tools[0]), Path(tools[1])],
+            ["lake", "build", module],
+        )
+        print(f"Exporting {targets} from {module}")
+        exporter = os.environ.get("COMPARATOR_LEAN4EXPORT", "lean4export")
+        said = _landrun(
+            ["PATH", "HOME", "LEAN_PATH", "LEAN_ABORT_ON_PANIC"],
+            [project, project / ".lake"],
+            [],
+            [Path(tools[0])],
+            [exporter, module, "--", *targets],
+            capture=True,
+        )
+        exports.append({c["name"]: c for c in read_export_constants(said)})
+    challenge, solution = exports
+    for name in theorems:
+        _compare_theorem(name, challenge, solution)
+    for name in theorems:
+        for used in _closure([name], solution):
+            if used["kind"] == "axiom" and used["name"] not in axioms:
+                raise _Failed(f"Illegal axiom detected: {used['name']}")
+    print("Running Lean default kernel on solution.")
+    if scenario.get("replay") == "rejected":
+        raise _Failed("(kernel) declaration type mismatch, 'JigRun.goal' has type …")
+
+
+def _compare_theorem(name: str, challenge: dict[str, Any], solution: dict[str, Any]) -> None:
+    """`compareAt`: both theorems, and every constant of the closure of the challenge's
+    statement the same in the solution."""
+    if name not in challenge or name not in solution:
+        raise _Failed(f"Theorem {name} is missing")
+    if challenge[name]["kind"] != "thm" or solution[name]["kind"] != "thm":
+        raise _Failed(f"Theorem {name} is not a theorem in both")
+    todo = list(challenge[name]["type_uses"])
+    seen: set[str] = set()
+    while todo:
+        used = todo.pop()
+        if used in seen or used not in challenge:
+            continue
+        seen.add(used)
+        mine, theirs = challenge[used], solution.get(used)
+        if theirs is None or (mine["kind"], mine["type_uses"], mine["value_uses"]) != (
+            theirs["kind"],
+            theirs["type_uses"],
+            theirs["value_uses"],
+        ):
+            raise _Failed(f"Const does not match between challenge and solution: {used}")
+        todo.extend([*mine["type_uses"], *mine["value_uses"]])
+
+
+def _landrun(
+    env: list[str],
+    readable: list[Path],
+    writable: list[Path],
+    executable: list[Path],
+    command: list[str],
+    *,
+    capture: bool = False,
+) -> str:
+    args = ["--best-effort", "--ro", "/", "--rw", "/dev", "-ldd", "-add-exec"]
+    args += [a for name in env for a in ("--env", name)]
+    args += [a for p in readable for a in ("--ro", str(p))]
+    args += [a for p in writable for a in ("--rwx", str(p))]
+    args += [a for p in executable for a in ("--rox", str(p))]
+    landrun = os.environ.get("COMPARATOR_LANDRUN", "landrun")
+    child_env = {**os.environ, "LEAN_ABORT_ON_PANIC": "1"}
+    done = subprocess.run(
+        [landrun, *args, "--", *command],
+        env=child_env,
+        stdout=subprocess.PIPE if capture else None,
+        stderr=subprocess.PIPE if capture else None,
+        text=True,
+    )
+    if capture:
+        sys.stderr.write(done.stderr)
+    if done.returncode != 0:
+        raise _Failed(f"Child exited with {done.returncode}")
+    return done.stdout if capture else ""
+
+
+# -- the export format ----------------------------------------------------------------------
+
+
+def export_text(constants: list[dict[str, Any]]) -> str:
     """The constants in lean4export's NDJSON format 3.1.0 (leanprover/lean4export
     `format_ndjson.md` and `Export.lean`: a `meta` line, then each name, level and expression
     once, numbered `in` from 1, `il` from 1, `ie` from 0, before the first record naming it;
-    keys sorted, as Lean's `Json.compress` prints an object), the module's own constants only,
-    each after the module's constants it uses in its type or its value. `meta.jig` says which
-    module this is and how many declaration records follow."""
+    keys sorted, as Lean's `Json.compress` prints an object), each constant after the ones it
+    uses in its type or its value."""
     ordered = _dependencies_first(constants)
     writer = _ExportWriter()
     for constant in ordered:
         writer.constant(constant)
     meta = {
         "meta": {
-            "exporter": {"name": "jig_export", "version": "1"},
+            "exporter": {"name": "lean4export", "version": "3.1.0"},
             "lean": {"githash": COMMIT, "version": "4.33.0"},
             "format": {"version": "3.1.0"},
-            "jig": {"module": module, "declarations": len(ordered)},
         }
     }
     return "".join(_compact(line) + "\n" for line in [meta, *writer.lines])
@@ -534,7 +826,9 @@ class _ExportWriter:
         params = [self.name("u")]
         self.level_param("u")
         prop = self.expr("sort", 0)
-        type_ = self.applied(prop, constant["type_uses"])
+        # A declared type's text, where the stand-in knows it, stands for the type itself.
+        shown = self.expr("strVal", constant["type_text"]) if "type_text" in constant else prop
+        type_ = self.applied(shown, constant["type_uses"])
         body: dict[str, Any] = {
             "name": self.name(constant["name"]),
             "levelParams": params,
@@ -543,11 +837,14 @@ class _ExportWriter:
         if kind == "axiom":
             self.lines.append({"axiom": {**body, "isUnsafe": False}})
             return
-        nat = self.expr("natVal", "0")
-        inner = self.applied(nat, constant["value_uses"])
-        value = self.expr(
-            "lam", {"name": self.name("n"), "type": prop, "body": inner, "binderInfo": "default"}
+        base = self.expr("strVal", constant["term"]) if "term" in constant else None
+        inner = self.applied(
+            base if base is not None else self.expr("natVal", "0"), constant["value_uses"]
         )
+        value = inner
+        if base is None:
+            binder = {"name": self.name("n"), "type": prop, "body": inner, "binderInfo": "default"}
+            value = self.expr("lam", binder)
         body.update(value=value, all=[body["name"]])
         if kind == "thm":
             self.lines.append({"thm": body})
@@ -608,11 +905,13 @@ def _lean(argv: list[str], scenario: dict[str, Any]) -> int:
         platform = "x86_64-unknown-linux-gnu"
         print(f"Lean (version {_version(scenario)}, {platform}, commit {COMMIT}, Release)")
         return 0
+    if argv == ["--print-prefix"]:
+        # Real: the toolchain's folder (`Lean.findSysroot`), one line.
+        print(Path(__file__).resolve().parent.parent.parent)
+        return 0
     if "--json" not in argv:
         print("stand-in lean only answers --version and --json FILE", file=sys.stderr)
         return 2
-    if "-o" in argv:
-        return _compile(argv, scenario)
     file = Path(argv[-1])
     mode = scenario.get("lean", "ok")
     if mode == "hang":
@@ -628,52 +927,6 @@ def _lean(argv: list[str], scenario: dict[str, Any]) -> int:
     for message in messages:
         _print_message(message)
     return 1 if any(m["severity"] == "error" for m in messages) else 0
-
-
-def _compile(argv: list[str], scenario: dict[str, Any]) -> int:
-    """`lean FILE -o OLEAN --setup SETUP --json`, Lake's `compileLeanModule` command (lean4
-    `src/lake/Lake/Build/Actions.lean`): the module's name and options come from SETUP, a
-    `ModuleSetup` (`src/Lean/Setup.lean`); `runFrontend` (`src/Lean/Elab/Frontend.lean`) writes
-    the `.olean` only when no error was logged, and `lean` then exits 0, else 1."""
-    value = {flag: argv[argv.index(flag) + 1] for flag in ("-o", "--setup")}
-    file = Path(next(arg for arg in argv if arg.endswith(".lean")))
-    olean = Path(value["-o"])
-    setup = json.loads(Path(value["--setup"]).read_text(encoding="utf-8"))
-    as_errors = setup.get("options", {}).get("warningAsError") is True
-    as_errors = as_errors and not scenario.get("warning_as_error_off")
-    for line in scenario.get("build_output", []):
-        print(line)
-    depth = len(str(setup["name"]).split("."))
-    _submission_code(scenario, olean.parents[depth - 1])
-    mode = scenario.get("build", "ok")
-    if mode == "hang":
-        _hang(scenario)
-    if mode == "error":
-        message = scenario.get("build_error", "Unknown identifier `foo`")
-        _print_message(_message(file, 3, 2, message, "error"))
-        return 1
-    if scenario.get("sorry_warning"):
-        # Real 4.33 (recorded): "declaration uses `sorry`", kind `hasSorry`, a warning that
-        # `warningAsError` logs as an error (`logAt`, src/Lean/Log.lean).
-        severity = "error" if as_errors else "warning"
-        sorry = _message(file, 9, 8, "declaration uses `sorry`", severity, "hasSorry")
-        _print_message(sorry)
-        if as_errors:
-            return 1
-    text = file.read_text(encoding="utf-8")
-    imports = _IMPORT.findall(text)
-    constants = scenario.get("constants", _source_constants(text))
-    olean.write_text(_olean_text(setup["name"], imports, constants), encoding="utf-8")
-    if scenario.get("module_system"):
-        # `writeModule` (src/Lean/Environment.lean) for a `module` header: three parts and IR;
-        # the private part holds every constant, the others what their level exports.
-        public = [c for c in constants if c["kind"] != "thm"]
-        olean.write_text(_olean_text(setup["name"], imports, public), encoding="utf-8")
-        for suffix in (".server", ".private"):
-            part = olean.with_name(olean.name + suffix)
-            part.write_text(_olean_text(setup["name"], imports, constants), encoding="utf-8")
-        olean.with_suffix(".ir").write_text("ir", encoding="utf-8")
-    return 0
 
 
 def _submission_code(scenario: dict[str, Any], out: Path) -> None:
@@ -769,221 +1022,6 @@ def _axioms_of(decl: str, scenario: dict[str, Any]) -> list[str]:
     if isinstance(axioms, dict):
         return list(axioms.get(decl, ["propext"]))
     return list(axioms)
-
-
-# -- the judge ---------------------------------------------------------------------------------
-
-ALLOWED_ROOTS = ("Mathlib", "Batteries", "Std", "Init", "Aesop", "Plausible", "Commons")
-_IMPORT = re.compile(r"^import\s+(\S+)", re.MULTILINE)
-
-
-def _judge(argv: list[str], scenario: dict[str, Any]) -> int:
-    pairs = list(zip(argv[::2], argv[1::2], strict=False))
-    args: dict[str, Any] = dict(pairs)
-    args["--import"] = [value for flag, value in pairs if flag == "--import"]
-    mode = scenario.get("judge", "ok")
-    if scenario.get("judge_stderr"):
-        print(scenario["judge_stderr"], file=sys.stderr)
-    if mode == "hang":
-        _hang(scenario)
-    if mode == "crash":
-        # Real: a stack overflow aborts the process (SIGABRT) before anything is written.
-        print("Stack overflow detected. Aborting.", file=sys.stderr)
-        sys.stderr.flush()
-        os.abort()
-    if mode == "silent":
-        return 0
-    report = _report(args, scenario)
-    for key in scenario.get("report_nulls", []):
-        report[key] = None
-    if mode == "other_decl":
-        report["decl"] = "Submissions.S001.Someone.proof"
-    if mode == "wrong_types":
-        report["axioms"] = "propext"
-    text = json.dumps(report, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    if mode == "duplicate_keys":
-        # A later "axioms" in the same object: a reader keeping the last one would see none.
-        text = text[:-1] + ',"axioms":[]}'
-    if mode == "truncated":
-        text = text[: len(text) // 2]
-    if mode == "not_json":
-        text = "JIG:report:" + text
-    data = text.encode("utf-8")
-    if mode == "bad_utf8":
-        data = b"\xff" + data
-    # Real: `writeAtomically`, a `.tmp` sibling then a rename.
-    out = Path(args["--out"])
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, out)
-    if mode == "stdout":
-        print('{"verdict": "green"}')
-    return 1 if mode == "exit_1" else 0
-
-
-def _report(args: dict[str, Any], scenario: dict[str, Any]) -> dict[str, Any]:
-    """`Verify/Judge.lean`'s report: every key present, null for a stage not reached."""
-    statement_id, module, decl = args["--statement"], args["--module"], args["--decl"]
-    refutes = args.get("--refutes")
-    report: dict[str, Any] = {
-        "schema": "jig.judge.v1",
-        "statement_id": statement_id,
-        "module": module,
-        "decl": decl,
-        "refutes": refutes,
-        "failure": None,
-        **dict.fromkeys(
-            ("imports", "provenance", "unchecked", "module_axioms", "replay", "bridge"), None
-        ),
-        **dict.fromkeys(("axioms", "term", "statement_term", "refutation", "types"), None),
-    }
-    export = Path(args["--export"])
-    if scenario.get("judge_failure") == "load" or not export.is_file():
-        report["failure"] = f"load: {export} does not exist"
-        return report
-    try:
-        exported = {c["name"]: c for c in read_export_constants(export.read_text("utf-8"))}
-    except (ValueError, KeyError, TypeError, AttributeError) as malformed:
-        # Real (`Verify/ExportParse.lean`): the line and why, and no verdict.
-        report["failure"] = f"parse: the export is malformed: {malformed!r}"
-        return report
-    imported = [*args["--import"], *scenario.get("extra_imports", [])]
-    refused = [m for m in imported if m.split(".")[0] not in ALLOWED_ROOTS]
-    report["imports"] = {"modules": imported, "refused": refused}
-    if refused:
-        return report
-    if scenario.get("judge_failure") == "import":
-        report["failure"] = "import: object file … of module Mathlib.Nope does not exist"
-        return report
-    statement = f"Statements.{statement_id}.statement"
-    trusted = [n for n in exported if n.startswith(("Statements.", "_jig_judge"))]
-    clashes = [
-        {
-            "name": n,
-            "module": f"Statements.{statement_id}"
-            if n.startswith("Statements.")
-            else "Mathlib.Algebra.Group.Nat.Even",
-        }
-        for n in [*trusted, *scenario.get("clashes", [])]
-    ]
-    provenance = {
-        "decl_in_module": scenario.get("decl_in_module", True) and decl in exported,
-        "statement_module": scenario.get("statement_module", f"Statements.{statement_id}"),
-        "clashes": clashes,
-        "duplicates": scenario.get("duplicates", []),
-    }
-    report["provenance"] = provenance
-    declared = [n for n, c in exported.items() if c["kind"] == "axiom"]
-    report["module_axioms"] = [*declared, *scenario.get("module_axioms", [])]
-    canonical = scenario.get("canonical_type", "∀ (n : Nat), Even (n * (n + 1))")
-    report["types"] = {"canonical": canonical, "submitted": None}
-    if (
-        not provenance["decl_in_module"]
-        or clashes
-        or provenance["statement_module"] != f"Statements.{statement_id}"
-    ):
-        return report
-    report["unchecked"] = _unchecked(exported) + scenario.get("unchecked", [])
-    if report["unchecked"]:
-        return report
-    replay = scenario.get("replay", "accepted")
-    report["replay"] = _kernel_check(replay, f"while replaying '{decl}': ")
-    if replay != "accepted":
-        return report
-    missing = _replay_order(exported)
-    if missing:
-        # Real (`Kernel.Exception.toMessageData`): "(kernel) unknown constant 'c'".
-        report["replay"] = _kernel_check("rejected", f"while replaying '{missing[0]}': ")
-        report["replay"]["detail"] = (
-            f"while replaying '{missing[0]}': (kernel) unknown constant '{missing[1]}'"
-        )
-        return report
-    report["replay"]["constants"] = len(exported)
-    bridge = scenario.get("bridge", "accepted")
-    report["bridge"] = _kernel_check(bridge, "")
-    if bridge != "accepted":
-        submitted = scenario.get("submitted_type", "∀ (n : Nat), Even n → Even (n * (n + 1))")
-        report["types"]["submitted"] = submitted
-    report["axioms"] = _axioms_of(decl, scenario) + _own_axioms(decl, exported)
-    terms = scenario.get("term", {})
-    text = terms.get(decl, f"C{decl}{{}} ") if isinstance(terms, dict) else str(terms)
-    report["term"] = {"text": text, "truncated": bool(scenario.get("truncated", False))}
-    report["statement_term"] = {"text": f"C{statement}{{}} ", "truncated": False}
-    if refutes:
-        report["refutation"] = _kernel_check(scenario.get("refutation", "accepted"), "")
-    return report
-
-
-def _unchecked(exported: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """`unsafe` and `partial` constants, but the compiler's `f._unsafe_rec` copy of a safe `f`."""
-    found = []
-    for name, constant in exported.items():
-        base, _, last = name.rpartition(".")
-        safe_base = exported.get(base, {}).get("safety") == "safe"
-        if constant["safety"] in ("unsafe", "partial") and not (
-            last == "_unsafe_rec" and safe_base
-        ):
-            found.append({"name": name, "why": constant["safety"]})
-    return found
-
-
-def _replay_order(exported: dict[str, dict[str, Any]]) -> tuple[str, str] | None:
-    """The judge's replay, as the real one orders it: each constant after the module's
-    constants its type and its value use (a theorem's proof included). With the constants
-    replayed in the export's order, a constant using one not yet replayed is the kernel's
-    "unknown constant"; the first such (constant, used), else None."""
-    replayed: set[str] = set()
-    for name, constant in _replay_walk(exported).items():
-        for used in [*constant["type_uses"], *constant["value_uses"]]:
-            if used in exported and used not in replayed and used != name:
-                return name, used
-        replayed.add(name)
-    return None
-
-
-def _replay_walk(exported: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    order: dict[str, dict[str, Any]] = {}
-
-    def visit(name: str) -> None:
-        if name in order or name not in exported:
-            return
-        order[name] = exported[name]
-        for used in [*exported[name]["type_uses"], *exported[name]["value_uses"]]:
-            visit(used)
-        order[name] = order.pop(name)
-
-    # The real judge walks a hash map, in no order the export chose: the walk alone must put
-    # each constant after what it uses. Here the export's order, reversed.
-    for name in reversed(exported):
-        visit(name)
-    return order
-
-
-def _own_axioms(decl: str, exported: dict[str, dict[str, Any]]) -> list[str]:
-    """The module's own axioms `decl` depends on, through types and values."""
-    seen: set[str] = set()
-    todo = [decl]
-    while todo:
-        name = todo.pop()
-        if name in seen or name not in exported:
-            continue
-        seen.add(name)
-        todo += exported[name]["type_uses"] + exported[name]["value_uses"]
-    return sorted(n for n in seen if exported[n]["kind"] == "axiom")
-
-
-def _kernel_check(verdict: str, context: str) -> dict[str, Any]:
-    # Real (`Kernel.Exception.toMessageData`, src/Lean/Message.lean): "(kernel) declaration
-    # type mismatch, …"; a budget: "(kernel) deterministic timeout", "(kernel) deep recursion
-    # detected", "(kernel) excessive memory consumption detected".
-    said = {
-        "accepted": "",
-        "rejected": "(kernel) declaration type mismatch, '_jig_judge.bridge' has type\n  "
-        "∀ (n : Nat), Even n → Even (n * (n + 1))\nbut it is expected to have type\n  "
-        "Statements.S001.statement",
-        "budget": "(kernel) deep recursion detected",
-    }[verdict]
-    return {"verdict": verdict, "detail": context + said if said else ""}
 
 
 # -- hanging ----------------------------------------------------------------------------------
