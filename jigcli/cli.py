@@ -114,7 +114,7 @@ def _root(local: Path | None) -> Path | None:
 
 @app.command()
 def verify(
-    manifests: Annotated[
+    manifest: Annotated[
         list[Path],
         typer.Argument(
             metavar="MANIFEST...",
@@ -140,7 +140,7 @@ def verify(
 
     _done(
         command.run(
-            manifests,
+            manifest,
             jobs=jobs,
             statement_id=statement_id,
             out=out,

@@ -1,5 +1,6 @@
 """Reading what Lean prints: `lean --json` messages, `#print axioms` lines (for `jig lean-check`
-and `jig pose`; no Lean verdict of `jig verify` reads message text, see `jigcli/lean/judge.py`),
+and `jig pose`; no Lean verdict of `jig verify` reads message text: comparator decides it,
+`jigcli/lean/comparator/`),
 Lake's build log (shown to the user), and version lines.
 
 Every format here follows a real source, named where it is parsed:
