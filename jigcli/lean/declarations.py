@@ -47,6 +47,7 @@ PROVED_KINDS = frozenset({"theorem", "lemma"})
 _TEX_MARK = re.compile(r"^\s*tex\s*:\s*(\S+)\s*$")
 _HELPER_MARK = re.compile(r"^\s*helper\b")
 _GUILLEMETS = re.compile(r"«([^».]*)»")
+_NAME_PART = re.compile(r"(?:[^.«]|«[^»]*»)+")
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,18 @@ class LeanFile:
     text: str
     decls: tuple[Decl, ...]
     open_scopes: tuple[str, ...]  # `namespace` / `section` names still open at the end
+    # The line of an `#exit`: Lean reads nothing after it (lean4: `#exit` is a terminal command,
+    # `Lean.Parser.isTerminalCommand`, and `elabExit` in `src/Lean/Elab/BuiltinCommand.lean`
+    # only warns "using 'exit' to interrupt Lean"; tests/real_lean shows 4.35 doing so), so
+    # neither does this reader.
+    exit_line: int | None = None
+
+    @property
+    def read_text(self) -> str:
+        """The text Lean reads: all of it, or the lines before `#exit`."""
+        if self.exit_line is None:
+            return self.text
+        return "".join(self.text.splitlines(keepends=True)[: self.exit_line - 1])
 
     def by_full_name(self, name: str) -> Decl | None:
         return next((d for d in self.decls if d.full_name == name), None)
@@ -104,7 +117,8 @@ def parse_lean(path: Path, text: str) -> LeanFile:
     """The declarations of `text`, the contents of `path`."""
     reader = _DeclReader(text)
     reader.read_commands()
-    return LeanFile(path, text, tuple(reader.decls), tuple(name for _, name in reader.scopes))
+    scopes = tuple(name for _, name in reader.scopes)
+    return LeanFile(path, text, tuple(reader.decls), scopes, reader.exit_line)
 
 
 class _DeclReader:
@@ -129,6 +143,7 @@ class _DeclReader:
         self.scopes: list[tuple[str, str]] = []  # (namespace | section | mutual, name)
         self.helper_scopes: list[bool] = []  # per open scope: marked `-- helper`
         self.decls: list[Decl] = []
+        self.exit_line: int | None = None
 
     def first_on_line(self, token: Token) -> bool:
         line_start = self.text.rfind("\n", 0, token.start) + 1
@@ -149,6 +164,9 @@ class _DeclReader:
             if self.starts_command(i) and not (starts and self.only_prefix(starts[-1], i)):
                 starts.append(i)
         for n, i in enumerate(starts):
+            if self.code[i].text == "#exit":
+                self.exit_line = self.code[i].line
+                return
             stop = starts[n + 1] if n + 1 < len(starts) else len(self.code)
             self.command(i, stop)
 
@@ -276,6 +294,23 @@ class _DeclReader:
                 break
             i += 1
         return self.text[self.code[keyword].start : end].strip()
+
+
+def name_parts(text: str) -> list[str]:
+    """A printed name's components, split at the dots outside `«»` (`a.«b.c».d` → `a`,
+    `«b.c»`, `d`), each as printed."""
+    return [m.group(0) for m in _NAME_PART.finditer(text)]
+
+
+def unprivate(text: str) -> str:
+    """A private declaration's name as its file spells it. `Lean.mkPrivateName` (lean4
+    `src/Lean/Modifiers.lean`) makes `_private` ++ the module ++ the number 0 ++ the name; a
+    module's own parts that read `0` are printed `«0»` or inside `«…»`, so the first bare `0`
+    ends the module (`_private.«.jig».«x.0.check».0.p'` is `p'`)."""
+    parts = name_parts(text)
+    if len(parts) < 3 or parts[0] != "_private" or "0" not in parts[2:]:
+        return text
+    return ".".join(parts[parts.index("0", 2) + 1 :]) or text
 
 
 def plain_name(text: str) -> str:

@@ -137,10 +137,13 @@ def _kind(value: Any) -> str:
 
 # -- #print axioms ----------------------------------------------------------------------------
 
+# The name is printed by `Name.toString`: `«»` only where a part is no identifier (`«a.b»`,
+# `«1st»`; a keyword such as `end` is printed bare), and a prime is part of a name (`'foo''`),
+# so the name runs to the last `'` before the words, not to the first `'`.
 _AXIOMS_RE = re.compile(
-    r"'(?P<decl>[^']+)'\s+(?:(?P<none>does not depend on any axioms)"
+    r"^'(?P<decl>[^\n]+?)'\s+(?:(?P<none>does not depend on any axioms)"
     r"|depends on axioms:\s*\[(?P<list>[^\]]*)\])",
-    re.IGNORECASE | re.DOTALL,
+    re.IGNORECASE | re.MULTILINE,
 )
 
 

@@ -41,12 +41,11 @@ and Lean's whole output are kept as evidence under `<project>/.jig/lean-check/`.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jigcli.lean.declarations import Decl, LeanFile, plain_name
+from jigcli.lean.declarations import Decl, LeanFile, plain_name, unprivate
 from jigcli.paper.pairing import Pair, Paper
 from jigcli.verifiers.contract import Status, Why
 from jigcli.verifiers.registry import verifier_status
@@ -59,8 +58,6 @@ if TYPE_CHECKING:
 
 VERIFIER = "lean"
 SORRY_WARNING = "declaration uses"
-# `Lean.mkPrivateName`: `_private` ++ module ++ the numeric component 0 ++ the user's name.
-_PRIVATE_PREFIX = re.compile(r"^_private\.(?:.*?\.)?0\.")
 _HOLES = frozenset({"sorry", "admit"})
 
 
@@ -164,7 +161,7 @@ def _write_check_file(
     folder: Path, lean: LeanFile, names: list[str]
 ) -> tuple[Path, dict[int, str]]:
     """The paper's .lean, its open scopes closed, then one `#print axioms` per name."""
-    text = lean.text if lean.text.endswith("\n") else lean.text + "\n"
+    text = lean.read_text if lean.read_text.endswith("\n") else lean.read_text + "\n"
     lines = ["-- jig lean-check: the paper's .lean above, its axioms below"]
     lines += [f"end {scope}".rstrip() for scope in reversed(lean.open_scopes)]
     first = text.count("\n") + 1
@@ -206,7 +203,11 @@ def _read_answers(
         errors = [m for m in output.errors if m.line == line]
         errors += (_errors_in(decl, output) if decl is not None else []) + header_errors
         if errors:
-            outcomes[name] = Outcome("error", f"{_place(lean, errors[0])} {errors[0].headline()}")
+            said = f"{_place(lean, errors[0])} {errors[0].headline()}"
+            if decl is None and lean.exit_line is not None:
+                said += f"; Lean reads {lean.path.name} no further than its #exit (line"
+                said += f" {lean.exit_line})"
+            outcomes[name] = Outcome("error", said)
         elif decl is not None and _own_sorry(decl, output):
             where = f"{lean.path.name}:{decl.keyword_line}"
             outcomes[name] = Outcome("sorry", f"{where} has a sorry of its own")
@@ -231,7 +232,7 @@ def _user_name(printed: str) -> str:
     """The name a `#print axioms` answer is about, as the paper's .lean spells it: Lean prints
     a `private` declaration by its real name `_private.<module>.0.<name>` and escapes parts
     that are not identifiers with «»."""
-    return plain_name(_PRIVATE_PREFIX.sub("", printed))
+    return plain_name(unprivate(printed))
 
 
 def _by_axioms(
@@ -408,7 +409,7 @@ def _mentioned(decl: Decl, holes: list[Decl]) -> list[str]:
 
 
 def _place(lean: LeanFile, message: LeanMessage) -> str:
-    line = message.line if message.line <= lean.text.count("\n") + 1 else None
+    line = message.line if message.line <= lean.read_text.count("\n") + 1 else None
     return f"{lean.path.name}:{line}:" if line is not None else "at its #print axioms:"
 
 
