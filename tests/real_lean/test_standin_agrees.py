@@ -1,0 +1,56 @@
+"""The stand-in (`tests/standin/`) and the real Lean 4.35 on the same files: what jig reads
+from each must agree, so the stand-in cannot drift from Lean again. Where only the axioms
+differ it is by design: the stand-in answers the axioms its scenario names."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jigcli.lean.declarations import plain_name, unprivate
+from jigcli.lean.messages import LeanOutput, parse_json_messages, parse_print_axioms
+
+from .conftest import RealLean
+
+STANDIN_LEAN = Path(__file__).resolve().parents[1] / "standin" / "bin" / "lean"
+
+SOURCES = {
+    "exit": (
+        "theorem before : True := True.intro\n#print axioms before\n#exit\n"
+        "theorem after : True := True.intro\n#print axioms after\n"
+    ),
+    "primes and guillemets": (
+        "theorem foo' : True := True.intro\ntheorem «end» : True := True.intro\n"
+        "#print axioms foo'\n#print axioms «end»\n"
+    ),
+}
+
+
+def _standin(file: Path, tmp_path: Path) -> str:
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text(json.dumps({"axioms": []}))
+    env = {**os.environ, "JIG_STANDIN_SCENARIO": str(scenario)}
+    argv = [sys.executable, str(STANDIN_LEAN), "--json", str(file)]
+    return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60).stdout
+
+
+def _read(output: LeanOutput) -> tuple[dict[str, tuple[str, ...]], list[int]]:
+    """The answers by name, and the lines of the warnings: what jig's readers take."""
+    answers = {
+        plain_name(unprivate(r.decl)): r.axioms
+        for m in output.messages
+        for r in parse_print_axioms(m.data)
+    }
+    return answers, [m.line for m in output.messages if m.severity == "warning"]
+
+
+@pytest.mark.parametrize("case", sorted(SOURCES))
+def test_the_standin_reads_as_real_lean_does(real_lean: RealLean, tmp_path: Path, case: str):
+    real = parse_json_messages(real_lean.json(SOURCES[case], tmp_path))
+    stand_in = parse_json_messages(_standin(tmp_path / "Check.lean", tmp_path))
+    assert _read(stand_in) == _read(real)
