@@ -136,6 +136,16 @@ LEAN_CONTENT = ("Commons", "Statements", "Submissions")
 
 
 @pytest.fixture
+def confined() -> None:
+    """Skip, saying why, where no sandbox here can confine a Lean step's files (bubblewrap)."""
+    from jigcli.lean.comparator.sandbox import describe_for
+
+    found = describe_for(None)
+    if found["route"] is None:
+        pytest.skip(f"no sandbox here confines a Lean step: {found['why']}")
+
+
+@pytest.fixture
 def copy_repo(tmp_path: Path) -> Callable[..., Path]:
     """`copy_repo(*folders)`: this repo's pins and `folders` (default: the Lean content) in a
     temporary folder, so a test can write evidence and verdicts without touching the tree."""

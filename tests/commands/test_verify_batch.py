@@ -37,16 +37,6 @@ def sandboxed() -> None:
 
 
 @pytest.fixture
-def confined() -> None:
-    """Skip where no sandbox here can confine a Lean step (bubblewrap)."""
-    from jigcli.lean.comparator.sandbox import describe_for
-
-    found = describe_for(None)
-    if found["route"] is None:
-        pytest.skip(f"no sandbox here confines a Lean step: {found['why']}")
-
-
-@pytest.fixture
 def repo(copy_repo):
     root = copy_repo("Commons", "Statements", "Submissions", "Certificates")
     (root / BROKEN).write_text('{"schema": "conject.submission.v1", "kind": "certificate"\n')

@@ -18,16 +18,6 @@ def lean_repo(copy_repo: Callable[..., Path]) -> Repo:
 
 
 @pytest.fixture
-def confined() -> None:
-    """Skip, saying why, where no sandbox here can confine a Lean step's files (bubblewrap)."""
-    from jigcli.lean.comparator.sandbox import describe_for
-
-    found = describe_for(None)
-    if found["route"] is None:
-        pytest.skip(f"no sandbox here confines a Lean step: {found['why']}")
-
-
-@pytest.fixture
 def kept_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """The run folders the pipeline makes, kept after it ends (under `tmp_path/runs`) so a
     test can read the launcher's log (`control/landrun.log`) and what was written."""

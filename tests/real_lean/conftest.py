@@ -44,6 +44,25 @@ int lean_main(int argc, char **argv);
 int main(int argc, char **argv) { return lean_main(argc, argv); }
 """
 
+# The `lake` of `RealLean.on_path`: `lake env` as lean4's src/lake/Lake/CLI/Help.lean says it
+# behaves (the environment set, then CMD run), and the version line Lake 5 prints.
+LAKE = """\
+#!{python}
+import os, sys
+argv = sys.argv[1:]
+if argv == ["--version"]:
+    print("Lake version 5.0.0-src+eb6cafb (Lean version 4.35.0)")
+    sys.exit(0)
+if not argv or argv[0] != "env" or len(argv) < 2:
+    print("error: the real-Lean tier's lake knows only `lake env CMD`", file=sys.stderr)
+    sys.exit(1)
+own = os.path.join(os.getcwd(), ".lake", "build", "lib", "lean")
+os.environ["LEAN_SYSROOT"] = "{sysroot}"
+os.environ["LEAN_PATH"] = os.pathsep.join(["{base}", own])
+command = os.path.join("{sysroot}", "bin", "lean") if argv[1] == "lean" else argv[1]
+os.execvp(command, [command, *argv[2:]])
+"""
+
 
 def _cache() -> Path:
     chosen = os.environ.get("JIG_TEST_CACHE") or platformdirs.user_cache_dir("jig-tests")
@@ -165,6 +184,19 @@ class RealLean:
             text=True,
             timeout=timeout,
         )
+
+    def on_path(self, folder: Path) -> Path:
+        """A `bin` folder for `PATH` holding this `lean` and a `lake` that knows only what
+        the wheel lacks Lake for: `lake --version`, and `lake env CMD…` run with
+        `LEAN_SYSROOT` and `LEAN_PATH` set as Lake sets them (the base, then the project's
+        `.lake/build/lib/lean`). Lean itself is the real one; only Lake is played."""
+        bin_dir = folder / "bin"
+        bin_dir.mkdir(parents=True)
+        (bin_dir / "lean").symlink_to(self.lean)
+        lake = bin_dir / "lake"
+        lake.write_text(LAKE.format(python=sys.executable, sysroot=self.sysroot, base=self.base))
+        lake.chmod(0o755)
+        return bin_dir
 
     def json(self, source: str, tmp: Path, name: str = "Check.lean") -> str:
         """What `lean --json` prints for a `prelude` file importing the base."""

@@ -4,9 +4,7 @@ every other call is refused before anything runs, and a step sees only what its 
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
@@ -15,87 +13,14 @@ from pathlib import Path
 import pytest
 
 from jigcli.lean.comparator import landrun
-from jigcli.lean.comparator.landrun import Control, Refused
+from jigcli.lean.comparator.landrun import Refused
 
-ENV_BUILD = ("--env", "PATH", "--env", "HOME", "--env", "LEAN_ABORT_ON_PANIC")
-
-
-class Layout:
-    """A run's folders as jig makes them, with a toolchain whose `lake` is a test script."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.home = root / "home"
-        self.repo = root / "repo"
-        self.run = root / "run"
-        self.control = self.run / "control"
-        self.project = self.run / "project"
-        self.dot_lake = self.project / ".lake"
-        self.toolchain = root / "toolchain"
-        self.packages = self.repo / ".lake" / "packages"
-        for folder in (
-            self.home,
-            self.repo / ".git",
-            self.packages / "mathlib",
-            self.control,
-            self.dot_lake / "packages",
-            self.toolchain / "bin",
-        ):
-            folder.mkdir(parents=True)
-        (self.home / "secret").write_text("the user's own\n")
-        (self.repo / ".git" / "config").write_text("[core]\n")
-        (self.packages / "mathlib" / "Mathlib.olean").write_text("trusted\n")
-        (self.project / "JigChallenge.lean").write_text("theorem x : True := trivial\n")
-        self.lean4export = self.toolchain / "bin" / "lean4export"
-        self.lean4export.write_text('#!/bin/sh\necho exported "$@"\n')
-        self.lean4export.chmod(0o755)
-        self.as_nobody: Path | None = None  # nobody's site folder, when run as nobody
-
-    def control_file(self, **changes: object) -> Control:
-        fields: dict[str, object] = {
-            "project": str(self.project),
-            "toolchain": str(self.toolchain),
-            "git": "/usr/bin/git",
-            "lean4export": str(self.lean4export),
-            "nanoda": None,
-            "packages": str(self.packages),
-            "builds": ("JigChallenge",),
-            "exports": ("JigChallenge",),
-            "deadline": time.time() + 60,
-            "memory_mb": 1024,
-            "processes": 64,
-        }
-        fields.update(changes)
-        control = Control(**fields)  # type: ignore[arg-type]
-        control.write(self.control)
-        return control
-
-    def build_args(self, module: str = "JigChallenge") -> list[str]:
-        return [
-            *landrun.PREFIX,
-            *ENV_BUILD,
-            *("--ro", str(self.project), "--rwx", str(self.dot_lake)),
-            *("--rox", str(self.toolchain), "--rox", "/usr/bin/git"),
-            *("--", "lake", "build", module),
-        ]
-
-    def export_args(self, *flags: str) -> list[str]:
-        return [
-            *landrun.PREFIX,
-            *(*ENV_BUILD[:4], "--env", "LEAN_PATH", *ENV_BUILD[4:]),
-            *("--ro", str(self.project), "--ro", str(self.dot_lake)),
-            *("--rox", str(self.toolchain)),
-            *("--", str(self.lean4export), "JigChallenge", *flags, "--", "JigRun.goal"),
-        ]
+from .layout import ENV_BUILD, SYSTEM_PYTHON, Layout, lake, launch
 
 
 @pytest.fixture
 def layout(tmp_path: Path) -> Layout:
     return Layout(tmp_path)
-
-
-SYSTEM_PYTHON = Path("/usr/bin/python3")
-REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(params=["this-user", "nobody"])
@@ -246,7 +171,7 @@ def test_a_missing_or_damaged_control_file_refuses_every_call(layout):
 def test_a_call_after_the_deadline_is_a_timeout_and_runs_nothing(layout):
     layout.control_file(deadline=time.time() - 1)
     marker = layout.root / "ran"
-    _lake(layout, f"touch {marker}")
+    lake(layout, f"touch {marker}")
     status = landrun.main(["--control", str(layout.control), *layout.build_args()])
     assert status == landrun.OUT_OF_TIME and not marker.exists()
     assert landrun.read_log(layout.control)[-1]["ended"] == "timeout"
@@ -261,43 +186,6 @@ def test_the_control_file_is_written_once_and_private(layout):
 
 
 # -- what a step sees, with real bubblewrap -------------------------------------------------
-
-
-def _lake(layout: Layout, body: str) -> None:
-    lake = layout.toolchain / "bin" / "lake"
-    lake.write_text(f"#!/bin/sh\n{body}\n")
-    lake.chmod(0o755)
-
-
-def _launch(layout: Layout, args: list[str]) -> subprocess.CompletedProcess[str]:
-    launcher = layout.control / "landrun"
-    drop: list[str] = []
-    if layout.as_nobody is not None:
-        code = (
-            f"import sys; sys.path[:0] = [{str(REPO)!r}, {str(layout.as_nobody)!r}]; "
-            "from jigcli.lean.comparator.landrun import main; sys.exit(main())"
-        )
-        command = f"{SYSTEM_PYTHON} -I -c {shlex.quote(code)} --control {layout.control}"
-        launcher.write_text(f'#!/bin/sh\nexec {command} "$@"\n')
-        launcher.chmod(0o755)
-        subprocess.run(["chown", "-R", "65534:65534", str(layout.root)], check=True)
-        drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    elif not launcher.exists():
-        landrun.launcher(layout.control)
-    env = {
-        "PATH": f"{layout.toolchain / 'bin'}:/usr/bin:/bin",
-        "HOME": str(layout.home),
-        "LEAN_PATH": str(layout.dot_lake),
-        "GITHUB_TOKEN": "never-passed",
-    }
-    return subprocess.run(
-        [*drop, str(launcher), *args],
-        cwd=layout.project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 PROBES = """
@@ -327,8 +215,8 @@ def test_a_build_sees_its_project_and_writes_only_its_own_lake(user_layout, conf
     )
     script = layout.toolchain / "bin" / "probes.sh"
     script.write_text(probes)
-    _lake(layout, f"exec /bin/bash {script}")
-    done = _launch(layout, layout.build_args())
+    lake(layout, f"exec /bin/bash {script}")
+    done = launch(layout, layout.build_args())
     assert done.returncode == 0, done.stderr
     seen = dict(line.split("=", 1) for line in done.stdout.split())
     assert seen == {
@@ -361,7 +249,7 @@ def test_an_export_cannot_write_even_its_lake(user_layout, confined):
     layout.lean4export.write_text(
         f"#!/bin/sh\necho x > {layout.dot_lake}/forged 2>/dev/null && echo wrote\necho read\n"
     )
-    done = _launch(layout, layout.export_args())
+    done = launch(layout, layout.export_args())
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["read"]
     assert not (layout.dot_lake / "forged").exists()
@@ -370,10 +258,10 @@ def test_an_export_cannot_write_even_its_lake(user_layout, confined):
 
 def test_the_steps_exit_status_and_a_signal_reach_comparator(layout, confined):
     layout.control_file()
-    _lake(layout, "exit 7")
-    assert _launch(layout, layout.build_args()).returncode == 7
-    _lake(layout, "kill -9 $$")
-    assert _launch(layout, layout.build_args()).returncode == 128 + 9
+    lake(layout, "exit 7")
+    assert launch(layout, layout.build_args()).returncode == 7
+    lake(layout, "kill -9 $$")
+    assert launch(layout, layout.build_args()).returncode == 128 + 9
     entries = landrun.read_log(layout.control)
     assert [entry["exit"] for entry in entries] == [7, None]
     assert entries[1]["signal"] == 9
@@ -382,8 +270,8 @@ def test_the_steps_exit_status_and_a_signal_reach_comparator(layout, confined):
 def test_a_refused_call_through_the_launcher_runs_nothing(layout):
     layout.control_file()
     marker = layout.root / "ran"
-    _lake(layout, f"touch {marker}")
-    done = _launch(layout, layout.build_args("Other"))
+    lake(layout, f"touch {marker}")
+    done = launch(layout, layout.build_args("Other"))
     assert done.returncode == 126 and "refused" in done.stderr
     assert not marker.exists()
 
@@ -395,6 +283,6 @@ def test_the_launcher_ignores_python_files_in_the_project_folder(layout):
     planted.mkdir()
     (planted / "__init__.py").write_text("raise SystemExit(0)\n")
     layout.control_file()
-    done = _launch(layout, layout.build_args("Other"))
+    done = launch(layout, layout.build_args("Other"))
     assert done.returncode == 126
     assert os.path.isdir(planted)
