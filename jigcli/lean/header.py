@@ -4,19 +4,21 @@ The judge imports the submission's own imports into its trusted environment. It 
 from here, from the source jig read itself, never from anything the build wrote: the build's
 `.olean` header and its export are the submission's to forge.
 
-Lean's header (`Lean.Parser.Module.header`, lean4 `src/Lean/Parser/Module.lean`): `module`?
-`prelude`? then `import` commands, each `public`? `meta`? `import` `all`? and one module name.
-Comments may stand anywhere between them; the first other token ends the header. A module
-name that is not a name token (a string, a number) ends the header too: Lean refuses such a
-file, so its build fails before an import list matters.
+Lean's header (`Lean.Parser.Module.header`, lean4 `src/Lean/Parser/Module.lean` since the
+module system): `module`? `prelude`? then imports, each `atomic (public? meta? "import ")
+all? identWithPartialTrailingDot`, the modifiers in that order only. Line and block comments
+may stand anywhere between them; a doc comment (`/--`, `/-!`) is a token, not whitespace, so
+it ends the header, as does any other token. A module name that is not a name token (a
+string, a number) ends the header too: Lean refuses such a file, so its build fails before an
+import list matters. tests/real_lean/test_header.py holds this reader to `lean --deps-json`.
 """
 
 from __future__ import annotations
 
 from jigcli.lean.lexer import tokenize
 
-_COMMENTS = frozenset(("line_comment", "block_comment", "doc_comment", "module_doc"))
-_MODIFIERS = frozenset(("public", "meta"))
+_COMMENTS = frozenset(("line_comment", "block_comment"))
+_MODIFIERS = ("public", "meta")  # optional each, in this order
 
 
 def imports(text: str) -> list[str]:
@@ -49,6 +51,7 @@ def _skip_preamble(words: list[tuple[str, str]]) -> int:
 
 
 def _past_modifiers(words: list[tuple[str, str]], index: int) -> int:
-    while index < len(words) and words[index][1] in _MODIFIERS:
-        index += 1
+    for modifier in _MODIFIERS:
+        if index < len(words) and words[index][1] == modifier:
+            index += 1
     return index

@@ -49,9 +49,8 @@ from jigcli.errors import UsageError
 from jigcli.lean.declarations import Decl, LeanFile, parse_lean, plain_name
 from jigcli.lean.lakefile import LAKEFILES, LakeProject, LeanLib, module_parts, read_project
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3  # 3: a doc comment ends the header (imports read before it differ)
 _PACKAGES_DIR = ".lake/packages"
-_HEADER_WORDS = frozenset({"public", "meta"})
 # A module name component that is a file name and nothing more: no separator, not `.`/`..`.
 _COMPONENT = re.compile(r"^[^/\\\x00]+$")
 
@@ -276,28 +275,10 @@ def _signature(path: Path) -> list[int | str]:
 
 
 def header_imports(text: str) -> list[str]:
-    """The modules a Lean file's header imports, in order (Lean's `Module.header`)."""
-    from jigcli.lean.lexer import tokenize
+    """The modules a Lean file's header imports, in order, as names (`jigcli.lean.header`)."""
+    from jigcli.lean.header import imports
 
-    tokens = (t for t in tokenize(text) if t.kind not in ("line_comment", "block_comment"))
-    imports: list[str] = []
-    token = next(tokens, None)
-    for opening in ("module", "prelude"):
-        if token is not None and token.text == opening:
-            token = next(tokens, None)
-    while token is not None:
-        while token is not None and token.text in _HEADER_WORDS:
-            token = next(tokens, None)
-        if token is None or token.text != "import":
-            break
-        token = next(tokens, None)
-        if token is not None and token.text == "all":
-            token = next(tokens, None)
-        if token is None or token.kind != "ident":
-            break
-        imports.append(plain_name(token.text))
-        token = next(tokens, None)
-    return imports
+    return [plain_name(module) for module in imports(text)]
 
 
 # -- the packages Lake fetched ------------------------------------------------------------------

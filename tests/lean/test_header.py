@@ -27,3 +27,15 @@ def test_each_module_once_and_nothing_for_a_file_without_imports():
 def test_a_header_that_breaks_off_keeps_what_came_before():
     assert imports('import Mathlib.A\nimport "x"\nimport Mathlib.B\n') == ["Mathlib.A"]
     assert imports("import") == []
+
+
+def test_a_doc_comment_ends_the_header_as_it_does_for_lean():
+    """`/--` and `/-!` are tokens to Lean, not whitespace (real Lean 4.35's `--deps-json`
+    reads no import after them: tests/real_lean/test_header.py)."""
+    assert imports("import Mathlib.A\n/-- doc -/\nimport Mathlib.B\n") == ["Mathlib.A"]
+    assert imports("/-! # Title -/\nimport Mathlib.A\n") == []
+
+
+def test_modifiers_count_only_in_lean_order_public_then_meta():
+    assert imports("module\nmeta public import Mathlib.A\n") == []
+    assert imports("module\npublic public import Mathlib.A\n") == []
