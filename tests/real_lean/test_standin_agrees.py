@@ -20,6 +20,9 @@ from .conftest import RealLean
 STANDIN_LEAN = Path(__file__).resolve().parents[1] / "standin" / "bin" / "lean"
 
 SOURCES = {
+    "private": (
+        "namespace Test\nprivate theorem x : True := True.intro\nend Test\n#print axioms Test.x\n"
+    ),
     "exit": (
         "theorem before : True := True.intro\n#print axioms before\n#exit\n"
         "theorem after : True := True.intro\n#print axioms after\n"
@@ -33,16 +36,18 @@ SOURCES = {
 
 def _standin(file: Path, tmp_path: Path) -> str:
     scenario = tmp_path / "scenario.json"
-    scenario.write_text(json.dumps({"axioms": []}))
+    scenario.write_text(json.dumps({"axioms": [], "private": ["Test.x"]}))
     env = {**os.environ, "JIG_STANDIN_SCENARIO": str(scenario)}
     argv = [sys.executable, str(STANDIN_LEAN), "--json", str(file)]
-    return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60).stdout
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60, cwd=tmp_path)
+    return done.stdout
 
 
-def _read(output: LeanOutput) -> tuple[dict[str, tuple[str, ...]], list[int]]:
-    """The answers by name, and the lines of the warnings: what jig's readers take."""
+def _read(output: LeanOutput) -> tuple[dict[str, tuple[str, tuple[str, ...]]], list[int]]:
+    """The answers by name (the name as printed, private module and all, and the axioms), and
+    the lines of the warnings: what jig's readers take."""
     answers = {
-        plain_name(unprivate(r.decl)): r.axioms
+        plain_name(unprivate(r.decl)): (r.decl, r.axioms)
         for m in output.messages
         for r in parse_print_axioms(m.data)
     }
@@ -51,6 +56,11 @@ def _read(output: LeanOutput) -> tuple[dict[str, tuple[str, ...]], list[int]]:
 
 @pytest.mark.parametrize("case", sorted(SOURCES))
 def test_the_standin_reads_as_real_lean_does(real_lean: RealLean, tmp_path: Path, case: str):
-    real = parse_json_messages(real_lean.json(SOURCES[case], tmp_path))
-    stand_in = parse_json_messages(_standin(tmp_path / "Check.lean", tmp_path))
-    assert _read(stand_in) == _read(real)
+    # Where jig puts its check files, run from the project root as `lake env lean` is: the
+    # module a private name carries comes from this path.
+    file = tmp_path / ".jig" / "lean-check" / "x.0.check.lean"
+    file.parent.mkdir(parents=True)
+    file.write_text("prelude\nimport JigBase\n" + SOURCES[case])
+    real = parse_json_messages(real_lean.run(file, "--json", cwd=tmp_path).stdout)
+    stand_in = parse_json_messages(_standin(file, tmp_path))
+    assert real.messages and _read(stand_in) == _read(real)

@@ -1013,13 +1013,29 @@ def _print_axioms_answer(
     # Real (src/Lean/Elab/Print.lean `printAxiomsOf`): "'d' does not depend on any axioms" or
     # "'d' depends on axioms: [a, b]" (recorded 4.33.0 transcript, e.g.
     # "'SorryLab.compiled' depends on axioms: [SorryLab.compiled._native.native_decide.ax_1_1]").
-    # A `private` declaration is printed under its real name, e.g. "'_private._stdin.0.Test.x'
-    # depends on axioms: […]" (recorded `lake env lean` transcript).
+    # A `private` declaration is printed under its real name, its module then 0 before it,
+    # e.g. "'_private.«.jig».«lean-check».«x.check».0.Test.x' depends on axioms: […]".
     axioms = _axioms_of(decl, scenario)
-    shown = f"_private._stdin.0.{decl}" if decl in scenario.get("private", []) else decl
+    shown = f"_private.{_module_of(file)}.0.{decl}" if decl in scenario.get("private", []) else decl
     if not axioms:
         return _message(file, line, 0, f"'{shown}' does not depend on any axioms")
     return _message(file, line, 0, f"'{shown}' depends on axioms: [{', '.join(axioms)}]")
+
+
+_IDENT_PART = re.compile(r"^[A-Za-z_][A-Za-z0-9_']*$")
+
+
+def _module_of(file: Path) -> str:
+    """The module Lean names a file it was given without `--setup`: its path from the working
+    folder (from `/` outside it), `.lean` dropped, each part not an identifier in «» (seen on
+    4.35 in tests/real_lean: `.jig/lean-check/x.0.check.lean` is
+    `«.jig».«lean-check».«x.0.check»`)."""
+    path = Path(os.path.abspath(file)).with_suffix("")
+    try:
+        parts = path.relative_to(Path.cwd()).parts
+    except ValueError:
+        parts = path.parts[1:]
+    return ".".join(p if _IDENT_PART.match(p) else f"«{p}»" for p in parts)
 
 
 def _axioms_of(decl: str, scenario: dict[str, Any]) -> list[str]:
