@@ -13,13 +13,18 @@ from pathlib import Path
 import pytest
 
 from jigcli.lean.declarations import plain_name, unprivate
-from jigcli.lean.messages import LeanOutput, parse_json_messages, parse_print_axioms
+from jigcli.lean.messages import LeanMessage, LeanOutput, parse_json_messages, parse_print_axioms
 
 from .conftest import RealLean
 
 STANDIN_LEAN = Path(__file__).resolve().parents[1] / "standin" / "bin" / "lean"
 
 SOURCES = {
+    "failed declarations": (
+        "theorem elab_error : Eq (0 : Nat) 1 := Eq.refl\n"
+        "theorem kernel_error : True := True.intro True.intro\n"
+        "#print axioms elab_error\n#print axioms kernel_error\n"
+    ),
     "private": (
         "namespace Test\nprivate theorem x : True := True.intro\nend Test\n#print axioms Test.x\n"
     ),
@@ -34,9 +39,12 @@ SOURCES = {
 }
 
 
-def _standin(file: Path, tmp_path: Path) -> str:
+def _standin(file: Path, tmp_path: Path, errors: list[LeanMessage]) -> str:
+    """The stand-in on `file`, told the errors real Lean reported (it replays messages; what
+    it answers to `#print axioms` after them is its own)."""
     scenario = tmp_path / "scenario.json"
-    scenario.write_text(json.dumps({"axioms": [], "private": ["Test.x"]}))
+    replayed = [{"line": m.line, "data": m.data, "severity": "error"} for m in errors]
+    scenario.write_text(json.dumps({"axioms": [], "private": ["Test.x"], "messages": replayed}))
     env = {**os.environ, "JIG_STANDIN_SCENARIO": str(scenario)}
     argv = [sys.executable, str(STANDIN_LEAN), "--json", str(file)]
     done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60, cwd=tmp_path)
@@ -62,5 +70,5 @@ def test_the_standin_reads_as_real_lean_does(real_lean: RealLean, tmp_path: Path
     file.parent.mkdir(parents=True)
     file.write_text("prelude\nimport JigBase\n" + SOURCES[case])
     real = parse_json_messages(real_lean.run(file, "--json", cwd=tmp_path).stdout)
-    stand_in = parse_json_messages(_standin(file, tmp_path))
+    stand_in = parse_json_messages(_standin(file, tmp_path, real.errors))
     assert real.messages and _read(stand_in) == _read(real)
