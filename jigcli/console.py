@@ -23,16 +23,41 @@ if TYPE_CHECKING:
 
 @cache
 def out() -> Console:
-    from rich.console import Console
-
-    return Console(highlight=False, soft_wrap=True, emoji=False)
+    return console(highlight=False, soft_wrap=True, emoji=False)
 
 
 @cache
 def err() -> Console:
+    return console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+
+
+def console(**options: Any) -> Console:
+    """A rich Console that outlives a reader going away: rich's own answer to a closed pipe
+    (`Console.on_broken_pipe`) is `SystemExit(1)`, the exit code of a red verdict, so
+    `jig verify green.json | head -1` would say red. This one stops writing instead, and the
+    command ends with its own exit code (its verdict files are written either way)."""
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+    class _PipeSafe(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            discard(self.file)
+
+    return _PipeSafe(**options)
+
+
+def discard(stream: Any) -> None:
+    """Send what is still to be written to `stream` (whose reader has gone) nowhere, so that
+    neither a later write nor the interpreter's last flush fails."""
+    try:
+        target = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, target)
+    finally:
+        os.close(devnull)
 
 
 def shown_path(path: Path) -> str:
@@ -60,8 +85,17 @@ def shown_in_repo(root: Path, relative: str) -> str:
 
 def emit_json(document: Any) -> None:
     """Print one JSON document on stdout and nothing else."""
-    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
+    _write(sys.stdout, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+
+def _write(stream: Any, text: str) -> None:
+    """`text` on `stream`, flushed; nothing more once its reader has gone (a closed pipe is
+    the reader's choice, not a failure of the command)."""
+    try:
+        stream.write(text)
+        stream.flush()
+    except BrokenPipeError:
+        discard(stream)
 
 
 def say_error(message: str) -> None:
@@ -69,8 +103,7 @@ def say_error(message: str) -> None:
     (a tool's words inside it) shown escaped."""
     from jigcli.display import one_line
 
-    sys.stderr.write(f"jig: {one_line(message, 10_000)}\n")
-    sys.stderr.flush()
+    _write(sys.stderr, f"jig: {one_line(message, 10_000)}\n")
 
 
 # rich's markup tags, with the backslashes that may escape them (`rich.markup.RE_TAGS`).
@@ -92,5 +125,4 @@ def show(markup: str) -> None:
     if sys.stdout.isatty():
         out().print(markup)
     else:
-        sys.stdout.write(plain(markup) + "\n")
-        sys.stdout.flush()
+        _write(sys.stdout, plain(markup) + "\n")

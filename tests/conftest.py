@@ -146,6 +146,16 @@ def confined() -> None:
 
 
 @pytest.fixture
+def sandboxed() -> None:
+    """Skip, with each route's reason, where no isolation route can run a checker here."""
+    from jigcli.certificates import isolation
+
+    python = isolation.default_python()
+    if isolation.choose(python) is None:
+        pytest.skip("no isolation route works here: " + isolation.refusal(python))
+
+
+@pytest.fixture
 def copy_repo(tmp_path: Path) -> Callable[..., Path]:
     """`copy_repo(*folders)`: this repo's pins and `folders` (default: the Lean content) in a
     temporary folder, so a test can write evidence and verdicts without touching the tree."""

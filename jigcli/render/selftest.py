@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from jigcli.console import console as wide
 from jigcli.console import shown_path
 from jigcli.display import one_line
 from jigcli.render.lines import mark, result_line
@@ -21,7 +22,6 @@ from jigcli.verdict import REASONS
 
 def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
     """The table, then each failure and each kind of skip in a sentence, then the totals."""
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
@@ -42,9 +42,9 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
             "cached" if r.cached else "",
         )
     if not console.is_terminal:  # a CI log or a pipe has no width to fit: do not cut to 80
-        Console(
-            file=console.file, width=max(console.width, 200), highlight=False, emoji=False
-        ).print(table)
+        wide(file=console.file, width=max(console.width, 200), highlight=False, emoji=False).print(
+            table
+        )
     elif (
         console.measure(table, options=console.options.update_width(10_000)).maximum
         <= console.width

@@ -161,14 +161,6 @@ def through_bubblewrap() -> Runner:
 
 
 @pytest.fixture
-def sandboxed() -> None:
-    """Skip, with each route's reason, where no isolation route can run a checker here."""
-    python = isolation.default_python()
-    if isolation.choose(python) is None:
-        pytest.skip("no isolation route works here: " + isolation.refusal(python))
-
-
-@pytest.fixture
 def protected_dir() -> Iterator[Path]:
     """A folder only root may enter, outside any scratch folder (under the host /tmp)."""
     folder = Path(tempfile.mkdtemp(prefix="jig-protected-"))

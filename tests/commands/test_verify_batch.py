@@ -27,16 +27,6 @@ VOLATILE = ("timestamp", "timings_sec")
 
 
 @pytest.fixture
-def sandboxed() -> None:
-    """Skip where no isolation route can run a certificate checker here."""
-    from jigcli.certificates import isolation
-
-    python = isolation.default_python()
-    if isolation.choose(python) is None:
-        pytest.skip("no isolation route works here: " + isolation.refusal(python))
-
-
-@pytest.fixture
 def repo(copy_repo):
     root = copy_repo("Commons", "Statements", "Submissions", "Certificates")
     (root / BROKEN).write_text('{"schema": "conject.submission.v1", "kind": "certificate"\n')
