@@ -47,11 +47,12 @@ def run(
     rows = audit.rows(subject, ledger, only)
     every = audit.rows(subject, ledger) if only else rows
     scope = render.Scope(only.describe(), len(every), audit.hidden_failures(rows, every))
+    code = 0 if audit.passed(subject, rows) and not scope.hidden_failures else 1
     if as_json:
-        emit_json(render.document(subject, rows, scope))
+        emit_json(render.document(subject, rows, scope, exit_code=code))
     else:
         render.show(subject, rows, scope)
-    return 0 if audit.passed(subject, rows) and not scope.hidden_failures else 1
+    return code
 
 
 def _existing(path: Path) -> Path:

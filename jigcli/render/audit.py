@@ -89,10 +89,15 @@ def show(subject: Subject, rows: list[Row], scope: Scope = Scope()) -> None:
         console.print(f"{mark('error')} {escape(hidden)}")
 
 
-def document(subject: Subject, rows: list[Row], scope: Scope = Scope()) -> dict[str, Any]:
-    """`jig audit --json`."""
+def document(
+    subject: Subject, rows: list[Row], scope: Scope = Scope(), *, exit_code: int
+) -> dict[str, Any]:
+    """`jig audit --json`: the worst status of every pair (those outside a filter included)
+    and the exit code at the top, so a program need not derive them."""
     return {
         "verifier": VERIFIER,
+        "status": worst_status(rows + scope.hidden_failures),
+        "exit_code": exit_code,
         "ledger": shown_path(subject.ledger),
         "pairs": [
             {

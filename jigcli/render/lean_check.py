@@ -131,11 +131,14 @@ def show(report: Report) -> None:
 
 
 def document(report: Report) -> dict[str, Any]:
-    """`jig lean-check --json`."""
+    """`jig lean-check --json`: the worst status of every statement and the exit code at the
+    top, so a program need not derive them."""
     paper = report.paper
     project = paper.project
     return {
         "verifier": VERIFIER,
+        "status": report.worst_status,
+        "exit_code": report.exit_code,
         "document": shown_path(paper.tex),
         "lean_file": shown_path(paper.lean) if paper.lean else None,
         "project": None

@@ -78,6 +78,7 @@ def test_without_a_reader_nothing_is_guessed_and_unstated_is_jigs_own(
     code, document = _json(capsys, paper)
     assert code == 1
     assert document["verifier"] == "audit"
+    assert (document["status"], document["exit_code"]) == ("error", 1)  # the stray's
     assert document["ledger"].endswith("paper.audit.json")
     pairs = _by_pair(document)
     assert pairs[("thm:main", "Paper.main_theorem")] == ("pending", "pending", False)

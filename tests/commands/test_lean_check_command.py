@@ -77,8 +77,9 @@ def test_the_json_names_each_statement_and_its_declaration(
     paper: Path, standin: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     standin.scenario(SCENARIO)
-    _, document = _json(capsys, paper)
+    code, document = _json(capsys, paper)
     assert document["verifier"] == "lean"
+    assert (document["status"], document["exit_code"]) == ("error", code)  # thm:broken's
     assert document["document"].endswith("paper.tex")
     assert document["lean_file"].endswith("paper.lean")
     first = document["statements"][0]
