@@ -8,7 +8,12 @@ from typing import Any
 
 
 class JsonProblem(ValueError):
-    """The bytes are not a JSON document; `str()` says where, for the caller's own error."""
+    """The bytes are not a JSON document; `str()` says what, `place` where (1-based line and
+    column, when the parser knew), for the caller's own `path:line:col:` error."""
+
+    def __init__(self, message: str, place: tuple[int, int] | None = None) -> None:
+        super().__init__(message)
+        self.place = place
 
 
 def _no_constant(name: str) -> Any:
@@ -39,8 +44,17 @@ def parse_json(raw: bytes, what: str, *, unique_keys: bool = False) -> Any:
     except UnicodeDecodeError as exc:
         raise JsonProblem(f"{what} is not UTF-8 (byte {exc.start})") from exc
     except json.JSONDecodeError as exc:
+        comma = _trailing_comma(exc.doc, exc.pos)
+        if comma is not None:
+            line, column = _place(exc.doc, comma)
+            raise JsonProblem(
+                f"{what} is not valid JSON: a comma after its last item at line {line} column "
+                f"{column}; remove it",
+                (line, column),
+            ) from exc
         raise JsonProblem(
-            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            (exc.lineno, exc.colno),
         ) from exc
     except RecursionError as exc:
         raise JsonProblem(f"{what} nests too deeply to be read") from exc
@@ -48,6 +62,20 @@ def parse_json(raw: bytes, what: str, *, unique_keys: bool = False) -> Any:
         raise JsonProblem(
             f"{what} holds a number with more digits than {sys.get_int_max_str_digits()}"
         ) from exc
+
+
+def _trailing_comma(text: str, pos: int) -> int | None:
+    """Where the comma is when the parser stopped at a `}` or `]` right after one (`{"a": 1,}`):
+    it reports the bracket, a line late; the mistake is the comma."""
+    if pos >= len(text) or text[pos] not in "}]":
+        return None
+    before = text[:pos].rstrip()
+    return len(before) - 1 if before.endswith(",") else None
+
+
+def _place(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
 
 
 def is_unicode_text(text: str) -> bool:

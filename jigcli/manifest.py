@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from jigcli.jsondoc import JsonProblem, is_unicode_text, parse_json
 from jigcli.safefiles import SIZE, Unreadable, read_beneath, read_file
-from jigcli.schemas import validate
+from jigcli.schemas import load_schema, validate
 
 MAX_MANIFEST_BYTES = 1024 * 1024
 
@@ -81,11 +81,11 @@ def read_manifest(path: Path, beneath: Path | None = None) -> Manifest:
         if why.kind == SIZE:
             raise ManifestError(f"the manifest is larger than {MAX_MANIFEST_BYTES} bytes") from None
         raise ManifestError(f"the manifest {why}") from None
-    data = _parse_json(raw)
+    data = _parse_json(raw, path.relative_to(beneath) if beneath is not None else path)
     _check_text(data)
     problems = validate(data, "submission")
     if problems:
-        raise ManifestError("; ".join(problems))
+        raise ManifestError("; ".join(_with_misspellings(problems, data)))
     manifest = Manifest(path=path, data=data, raw=raw)
     _check_names(data)
     if manifest.kind == "lean":
@@ -152,11 +152,44 @@ def path_problem(value: str) -> str | None:
     return None
 
 
-def _parse_json(raw: bytes) -> dict[str, Any]:
+def _with_misspellings(problems: list[str], data: dict[str, Any]) -> list[str]:
+    """Each "'x' is required" with the key of the manifest that looks like `x` misspelt
+    (`statment_id`): the schema alone would only say the right one is missing."""
+    import difflib
+
+    known = _schema_fields(load_schema("submission"))
+    unknown = [key for key in data if key not in known]
+    said = []
+    for problem in problems:
+        match = _REQUIRED.fullmatch(problem)
+        close = difflib.get_close_matches(match.group(1), unknown, n=1) if match else []
+        said.append(f"{problem}; is {close[0]!r} a misspelling of it?" if close else problem)
+    return said
+
+
+_REQUIRED = re.compile(r"'([^']+)' is required")
+
+
+def _schema_fields(schema: Any) -> set[str]:
+    """Every field name the schema declares anywhere (in each kind's branch too)."""
+    if isinstance(schema, list):
+        return set().union(*map(_schema_fields, schema)) if schema else set()
+    if not isinstance(schema, dict):
+        return set()
+    own = set(schema["properties"]) if isinstance(schema.get("properties"), dict) else set()
+    return own.union(*map(_schema_fields, schema.values()))
+
+
+def _parse_json(raw: bytes, where: Path) -> dict[str, Any]:
+    """The manifest's object; a JSON error is `path:line:col: …`, as an editor opens it."""
     try:
         data = parse_json(raw, "the manifest")
     except JsonProblem as problem:
-        raise ManifestError(str(problem)) from problem
+        if problem.place is None:
+            raise ManifestError(str(problem)) from problem
+        line, column = problem.place
+        said = re.sub(r" at line \d+ column \d+", "", str(problem))
+        raise ManifestError(f"{where.as_posix()}:{line}:{column}: {said}") from problem
     if not isinstance(data, dict):
         raise ManifestError("the manifest must be a JSON object")
     return data

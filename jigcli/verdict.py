@@ -34,7 +34,8 @@ REASONS: dict[str, Reason] = {
     "ok": Reason("every check passed", "Nothing to do: the submission proves the statement."),
     "bad_manifest": Reason(
         "the manifest is malformed",
-        "Fix the manifest field the detail names and run jig verify again.",
+        "Fix the manifest where the detail says (its line, or the field it names) and run jig "
+        "verify again.",
     ),
     "unknown_statement": Reason(
         "no such canonical statement",

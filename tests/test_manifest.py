@@ -56,9 +56,39 @@ def test_missing_field_is_named(tmp_path):
         read_manifest(write(tmp_path, data))
 
 
-def test_not_json_says_where(tmp_path):
-    with pytest.raises(ManifestError, match="line 1"):
-        read_manifest(write(tmp_path, "{nope"))
+def test_not_json_says_where_as_path_line_col(tmp_path):
+    path = write(tmp_path, '{\n  "kind": "lean"\n  "decl": "x"\n}\n')
+    with pytest.raises(ManifestError) as raised:
+        read_manifest(path, beneath=tmp_path)
+    assert str(raised.value) == (
+        "Alice.json:3:3: the manifest is not valid JSON: Expecting ',' delimiter"
+    )
+
+
+def test_a_trailing_comma_is_placed_on_its_own_line_not_the_next(tmp_path):
+    text = json.dumps(GOOD, indent=2).replace('"\n}', '",\n}')  # a comma after the last field
+    comma_line = text.splitlines().index(f'  "decl": "{GOOD["decl"]}",') + 1
+    column = len(f'  "decl": "{GOOD["decl"]}",')
+    with pytest.raises(ManifestError) as raised:
+        read_manifest(write(tmp_path, text), beneath=tmp_path)
+    assert str(raised.value).startswith(f"Alice.json:{comma_line}:{column}: ")
+    assert "a comma after its last item" in str(raised.value)
+
+
+def test_a_misspelt_key_is_named_beside_the_missing_one(tmp_path):
+    data = {("statment_id" if k == "statement_id" else k): v for k, v in GOOD.items()}
+    with pytest.raises(ManifestError) as raised:
+        read_manifest(write(tmp_path, data))
+    assert "'statement_id' is required; is 'statment_id' a misspelling of it?" in str(
+        raised.value
+    )
+
+
+def test_a_missing_key_with_nothing_like_it_gets_no_guess(tmp_path):
+    data = {k: v for k, v in GOOD.items() if k != "decl"} | {"author2": "x"}
+    with pytest.raises(ManifestError) as raised:
+        read_manifest(write(tmp_path, data))
+    assert "misspelling" not in str(raised.value)
 
 
 def test_module_outside_the_manifest_folder_is_refused(tmp_path):
