@@ -79,9 +79,7 @@ def test_a_misspelt_key_is_named_beside_the_missing_one(tmp_path):
     data = {("statment_id" if k == "statement_id" else k): v for k, v in GOOD.items()}
     with pytest.raises(ManifestError) as raised:
         read_manifest(write(tmp_path, data))
-    assert "'statement_id' is required; is 'statment_id' a misspelling of it?" in str(
-        raised.value
-    )
+    assert "'statement_id' is required; is 'statment_id' a misspelling of it?" in str(raised.value)
 
 
 def test_a_missing_key_with_nothing_like_it_gets_no_guess(tmp_path):
