@@ -81,12 +81,23 @@ def show(subject: Subject, rows: list[Row], scope: Scope = Scope()) -> None:
         pair = " ↔ ".join(part for part in (row.label, row.decl) if part)
         words = f"{pair} · {said(row)}" + (f": {row.reason}" if row.reason else "")
         console.print(result_line(shown_path(path) if path else "?", line, row.status, words))
-    ledger = escape(shown_path(subject.ledger))
     worst = worst_status(rows + scope.hidden_failures)
-    console.print(f"{mark(worst)} {escape(summary(rows, scope))} [dim](see {ledger})[/]")
+    console.print(
+        f"{mark(worst)} {escape(summary(rows, scope))} [dim]({_ledger_words(subject)})[/]"
+    )
     hidden = hidden_words(scope)
     if hidden:
         console.print(f"{mark('error')} {escape(hidden)}")
+
+
+def _ledger_words(subject: Subject) -> str:
+    """Where the judgements are kept; no pointer at a ledger that is not there yet."""
+    from jigcli.render.lines import escape
+
+    shown = escape(shown_path(subject.ledger))
+    if subject.ledger.exists():
+        return f"see {shown}"
+    return f"no judgements kept yet: jig audit --review writes {shown}"
 
 
 def document(

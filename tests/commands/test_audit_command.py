@@ -523,3 +523,15 @@ def test_an_earlier_web_ledger_is_read_then_merged_and_renamed_migrated(
     assert len(reader.requests()) == asked  # nothing asked again
     assert shared.exists() and not old.exists()
     assert blueprint.with_name("web.audit.json.migrated").exists()
+
+
+def test_the_summary_points_at_the_ledger_only_once_it_exists(
+    paper: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    audit.run(paper, review=False, reader=None, as_json=False)
+    first = capsys.readouterr().out
+    assert "no judgements kept yet: jig audit --review writes " in " ".join(first.split())
+    assert "(see" not in first and not paper.with_name("paper.audit.json").exists()
+    _json(capsys, paper, reader=Reader(tmp_path, ANSWERS).command)
+    audit.run(paper, review=False, reader=None, as_json=False)
+    assert "paper.audit.json)" in (then := capsys.readouterr().out) and "(see " in then
