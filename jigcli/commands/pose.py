@@ -49,8 +49,25 @@ def run_lean(
             console.print(f"  warning: {warning}", markup=False)
     if posed.commit is not None:
         console.print(f'committed {posed.commit[:7]} "{commit_message(label)}"', markup=False)
+    if posed.elaboration is not None and not posed.elaboration.ran:
+        return _not_elaborated(statement, label, posed.held_back)
     console.print(_next_for_statement(repo, label, statement, bool(posed.example_of)), markup=False)
     return 0
+
+
+def _not_elaborated(statement: str, label: str, held_back: bool) -> int:
+    """--build asked for Lean's word and there was none here: say so, keep the draft, and
+    exit "not checked here" rather than 0."""
+    from jigcli.console import say_error
+    from jigcli.verdict import EXIT_NOT_CHECKED
+
+    kept = "not committed: " if held_back else ""
+    say_error(
+        f"{kept}{statement} is written but Lean never elaborated it, and a statement is "
+        f"write-once; run `lake build Statements.{label}` where the pinned toolchain is "
+        "installed, then commit it (or pose it again with --build --commit there)."
+    )
+    return EXIT_NOT_CHECKED
 
 
 def _next_for_statement(repo: Repo, label: str, statement: str, examples: bool) -> str:

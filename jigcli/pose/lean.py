@@ -66,6 +66,7 @@ class Posed:
     example_of: dict[str, LeanExample]  # an example's written file (copy, manifest) → it
     elaboration: Elaboration | None
     commit: str | None
+    held_back: bool = False  # --commit asked, not done: --build could not run Lean here
 
 
 def commit_message(label: str) -> str:
@@ -103,11 +104,14 @@ def pose_lean(repo: Repo, request: LeanPose, *, timeout: float = BUILD_TIMEOUT_S
     refuse_taken(repo.root, files)
     elaboration = _elaborate(repo, label, text, timeout) if request.build else None  # 5
     written = write_new(repo.root, files)  # 6
+    # A statement is write-once: one that --build was asked to check and Lean never saw is
+    # kept as a draft in the working tree, never committed.
+    unchecked = elaboration is not None and not elaboration.ran
     commit = None
-    if request.commit and history is not None:
+    if request.commit and history is not None and not unchecked:
         commit = history.commit_only(written, commit_message(label))
     example_of = {name: example for example in examples for name in example.files(label)}
-    return Posed(written, example_of, elaboration, commit)
+    return Posed(written, example_of, elaboration, commit, request.commit and unchecked)
 
 
 def _refuse_if(problem: str | None) -> None:

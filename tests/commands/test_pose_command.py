@@ -74,18 +74,36 @@ def test_red_examples_without_matching_reasons_are_a_usage_error(root):
     assert "jig: 1 --red example(s) but 0 --red-reason(s)" in done.stderr
 
 
-def test_build_without_lean_says_so_plainly(root):
-    env_path = "/usr/local/bin:/usr/bin:/bin"
-    done = subprocess.run(
-        [sys.executable, "-m", "jigcli", "pose", "lean", "S002", "--prop", PROP, "--build"],
+def _without_lean(root: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jigcli", "pose", "lean", "S002", "--prop", PROP, "--build", *extra],
         cwd=root,
         capture_output=True,
         text=True,
         timeout=120,
-        env={"PATH": env_path, "HOME": str(root), "ELAN_HOME": str(root / "no-elan")},
+        env={
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": str(root),
+            "ELAN_HOME": str(root / "no-elan"),
+        },
     )
-    assert done.returncode == 0, done.stderr
+
+
+def test_build_without_lean_says_so_plainly_and_exits_not_checked(root):
+    done = _without_lean(root)
+    assert done.returncode == 4, done.stderr
     assert "Statements/S002.lean: ○ not elaborated: no Lean toolchain here" in done.stdout
+    assert "Lean never elaborated it" in done.stderr
+
+
+def test_build_and_commit_without_lean_keeps_the_draft_and_commits_nothing(root):
+    head = git.Repo(root).head.commit.hexsha
+    done = _without_lean(root, "--commit")
+    assert done.returncode == 4, done.stderr
+    assert "committed" not in done.stdout
+    assert done.stderr.startswith("jig: not committed: Statements/S002.lean is written")
+    assert git.Repo(root).head.commit.hexsha == head
+    assert (root / "Statements" / "S002.lean").is_file()  # the draft, to review and commit
 
 
 def test_pose_lean_help_shows_a_complete_example():
