@@ -4,10 +4,11 @@ Four sections, each reported by the part that owns it: Lean (`jigcli.lean.backen
 sandbox of a submission's build (`jigcli.lean.comparator.sandbox`), the certificate sandbox
 (`jigcli.certificates.isolation`), TeX (`jigcli.latex.compile`). Then, per verifier, whether
 this machine can run it and whether the repo switches it on. Exit 0 when every verifier asked
-about can run here: those named on the command line, else those the repo switches on (the
-built-in `compile` and `submission`, and what `jig.yaml`'s bundles add). `submission` can run
-when either of its kinds can (certificates need a sandbox, Lean proofs need Lean and a build
-sandbox); a kind that cannot is "not checked here", which `jig verify` says too (exit 4).
+about can run here with every kind it has: those named on the command line, else those the
+repo switches on (the built-in `compile` and `submission`, and what `jig.yaml`'s bundles add).
+`submission` has two kinds (certificates need a sandbox, Lean proofs need Lean and a build
+sandbox); a kind that cannot run is "not checked here", which `jig verify` says too: exit 4,
+as verify's. Exit 1 when a verifier asked about cannot run at all.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from jigcli.console import emit_json, out
 from jigcli.errors import RepoNotFound, UsageError
 from jigcli.repo import Repo
-from jigcli.verdict import REASONS
+from jigcli.verdict import EXIT_NOT_CHECKED, REASONS
 
 GET_LEAN = REASONS["toolchain_missing"].next
 
@@ -39,7 +40,7 @@ def run(*, as_json: bool, root: Path | None, verifiers: list[str] | None = None)
         emit_json(report)
     else:
         _show(report)
-    return 0 if report["ready"] else 1
+    return int(report["exit_code"])
 
 
 def gather(root: Path | None, asked: list[str] | None = None) -> dict[str, Any]:
@@ -71,9 +72,24 @@ def gather(root: Path | None, asked: list[str] | None = None) -> dict[str, Any]:
         "tex": tex,
         "verifiers": verifiers,
         "asked": [v["id"] for v in considered],
-        "ready": all(v["runs"] for v in considered),
+        **_readiness(considered),
         "problems": found,
     }
+
+
+def _readiness(considered: list[dict[str, Any]]) -> dict[str, Any]:
+    """`ready` only when every kind of every verifier asked about runs here; what does not, per
+    kind (`submission (lean)`); and the exit: 0 ready, 4 when each runs but some kind is "not
+    checked here" (as `jig verify` exits for it), 1 when one cannot run at all."""
+    unchecked = [
+        f"{v['id']} ({kind})" if v["runs"] else v["id"]
+        for v in considered
+        for kind in ([k for k, runs in v["kinds"].items() if not runs] if v["runs"] else [""])
+    ]
+    ready = not unchecked
+    every_one_runs = all(v["runs"] for v in considered)
+    code = 0 if ready else EXIT_NOT_CHECKED if every_one_runs else 1
+    return {"ready": ready, "not_checked_here": unchecked, "exit_code": code}
 
 
 def _verifiers(
@@ -256,6 +272,16 @@ def _show(report: dict[str, Any]) -> None:
     _show_verifiers(report, row)
     if report["ready"]:
         console.print(f"[green]Ready[/] for {escape(', '.join(report['asked']))}.")
+    elif report["exit_code"] == EXIT_NOT_CHECKED:
+        unchecked = ", ".join(report["not_checked_here"])
+        console.print(
+            f"[yellow]Partly ready[/]: {escape(', '.join(report['asked']))} run here, but not "
+            f"checked here: {escape(unchecked)}."
+        )
+    else:
+        console.print(
+            f"[red]Not ready[/]: cannot run here: {escape(', '.join(report['not_checked_here']))}."
+        )
     for problem in report["problems"]:
         console.print(f"[bold]Missing:[/] {escape(problem)}")
 

@@ -26,7 +26,8 @@ def test_doctor_json_reports_every_section_and_is_one_document():
     report = json.loads(result.stdout)
     assert set(report) >= {"lean", "sandbox", "tex", "ready", "problems"}
     assert report["lean"]["pins"]["lean_toolchain"] == "leanprover/lean4:v4.33.0"
-    assert result.returncode == (0 if report["ready"] else 1)
+    assert result.returncode == report["exit_code"]
+    assert report["exit_code"] == 0 if report["ready"] else report["exit_code"] in (1, 4)
     routes = {row["name"] for row in report["sandbox"]["routes"]}
     assert "bubblewrap" in routes
 
@@ -42,15 +43,28 @@ def by_id(report):
 
 
 @pytest.mark.skipif(shutil.which("lake") is not None, reason="Lean is installed here")
-def test_without_lean_doctor_is_ready_for_certificate_work_and_says_lean_proofs_are_not():
+def test_without_lean_doctor_is_not_ready_and_says_which_kind_is_not_checked_here():
     done = doctor("--json")
     report = json.loads(done.stdout)
     submission = by_id(report)["submission"]
     assert submission["kinds"] == {"certificate": True, "lean": False}
     assert submission["runs"] and "Lean proofs:" in submission["needs"]
-    # this repo switches on the built-ins only: TeX and a sandbox are here, so it is ready
+    # this repo switches on the built-ins only: TeX and a sandbox are here, Lean is not, so a
+    # Lean proof cannot be checked: not "ready", and the exit is jig verify's for it (4)
     assert report["asked"] == ["compile", "submission"]
-    assert (report["ready"], done.returncode) == (True, 0)
+    assert report["not_checked_here"] == ["submission (lean)"]
+    assert (report["ready"], done.returncode) == (False, 4)
+    text = doctor(env={**os.environ, "NO_COLOR": "1"})
+    assert text.returncode == 4
+    assert "Ready for" not in text.stdout
+    assert "not checked here: submission (lean)." in " ".join(text.stdout.split())
+
+
+@pytest.mark.skipif(shutil.which("latexmk") is None, reason="TeX is not installed here")
+def test_doctor_asked_only_about_what_runs_here_is_ready():
+    done = doctor("compile", "--json")
+    report = json.loads(done.stdout)
+    assert (report["ready"], report["not_checked_here"], done.returncode) == (True, [], 0)
 
 
 @pytest.mark.skipif(shutil.which("lake") is not None, reason="Lean is installed here")
