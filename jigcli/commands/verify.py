@@ -168,17 +168,36 @@ def show(verdict: Verdict, root: Path) -> None:
     console.print(f"  {shown(subject)}")
     if verdict.detail and reason != "ok":
         console.print(f"  {shown(verdict.detail)}")
-    width = max((len(name) for name in verdict.checks), default=0)
-    for name, check in verdict.checks.items():
-        status = {True: "ok", False: "error", None: "pending"}[check.ok]
-        said = f"failed: {check.detail}" if check.ok is False else check.detail
-        console.print(f"  {mark(status)} {escape(name.ljust(width))}  {shown(said)}")
+    rows = _check_rows(verdict)
+    width = max((len(names) for names, _, _ in rows), default=0)
+    for names, status, said in rows:
+        console.print(f"  {mark(status)} {escape(names.ljust(width))}  {shown(said)}")
     if verdict.elaborated_term_hash:
         console.print(f"  term hash {verdict.elaborated_term_hash}")
     if not verdict.green:
         console.print(f"[bold]Next:[/] {escape(document['next'])}")
     for label, path in verdict.evidence.items():
         console.print(f"[dim]{escape(label)}:[/] {escape(one_line(shown_in_repo(root, path)))}")
+
+
+def _check_rows(verdict: Verdict) -> list[tuple[str, str, str]]:
+    """(names, status, words) per line: each check on its own, except that a run of checks not
+    run for one reason is one line (`toolchain … term_hash`), said once."""
+    rows: list[tuple[list[str], str, str]] = []
+    for name, check in verdict.checks.items():
+        status = {True: "ok", False: "error", None: "pending"}[check.ok]
+        said = f"failed: {check.detail}" if check.ok is False else check.detail
+        if rows and status == "pending" and rows[-1][1:] == (status, said):
+            rows[-1][0].append(name)
+        else:
+            rows.append(([name], status, said))
+    return [(_names(names), status, said) for names, status, said in rows]
+
+
+def _names(names: list[str]) -> str:
+    if len(names) == 1:
+        return names[0]
+    return f"{names[0]} … {names[-1]} ({len(names)})"
 
 
 # A repo-relative file named at the start of a line, as `path:line:` or `path:` (a policy

@@ -290,3 +290,14 @@ def test_a_verdict_not_checked_here_is_a_warning_not_an_error(standin, repo):
     done = jig(repo, "verify", ALICE, "--format", "github")
     assert done.returncode == 4
     assert done.stdout.splitlines()[-1].startswith(f"::warning file={ALICE},title=jig verify::")
+
+
+def test_checks_not_run_for_one_reason_are_said_once(repo):
+    done = jig(repo, "verify", "Submissions/S001/MalloryNative.json")
+    lines = done.stdout.splitlines()
+    not_run = [line for line in lines if "not run:" in line]
+    assert done.returncode == 1
+    assert len(not_run) == 1
+    assert "○ toolchain … term_hash (9)" in not_run[0]
+    assert not_run[0].endswith("not run: the static policy rejected the source; it was not built")
+    assert sum(line.startswith("  ● ") for line in lines) == 2  # manifest, static_policy
