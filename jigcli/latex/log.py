@@ -3,8 +3,9 @@
 TeX writes one log for the whole run. The file a message is about is tracked through the
 log's parentheses (`(./intro.tex` opens a file, its `)` closes it); errors printed with
 `-file-line-error` name theirs. The line comes from, in order: "on input line N" in the
-message (the real place: where an unclosed environment began, where a reference was used),
-the `file:N:` prefix or the `l.N` context line, and otherwise the project source itself (the
+message (the real place: where a reference was used; for an environment ended by the wrong
+`\\end`, the `\\end` the context line names; for one left open, its `\\begin`), the
+`file:N:` prefix or the `l.N` context line, and otherwise the project source itself (the
 `\\usepackage` of a missing package, the second `\\label` of a duplicate, the `\\write18` that
 shell escape stopped). A message from inside a package or class is placed on the project file
 that loaded it. A line the file tracked does not have (a stray `)` in the log's text closed
@@ -64,6 +65,8 @@ _PDFTEX_WARNING = re.compile(r"^pdfTeX warning(?: \([^)]*\))?: (?P<msg>.*)$")
 _CONTEXT_LINE = re.compile(r"^l\.(?P<line>\d+) ?(?P<text>.*)$")
 _ON_INPUT_LINE = re.compile(r"\s*on input line (?P<line>\d+)\.?")
 _BEGUN = re.compile(r"\\begin\{(?P<env>[^{}]+)\} on input line \d+")
+# The `\end` that ended the wrong environment; `\end{document}` means one was left open.
+_ENDED_BY = re.compile(r"ended by \\end\{(?P<env>[^{}]+)\}")
 _NOT_FOUND = re.compile(r"File [`'\"](?P<name>[^`'\"]+)' not found")
 _CANT_FIND = re.compile(r"I can't find file [`'](?P<name>.+)'\.?$")
 _LABEL_TWICE = re.compile(r"Label [`'](?P<key>[^']+)' multiply defined")
@@ -216,7 +219,15 @@ class _Reader:
             self.missing.append(name)
             located = self._locate_name(file, Path(name.strip('"|')).stem)
         on_line = _ON_INPUT_LINE.search(message)
-        if on_line:
+        # "\begin{x} on input line N ended by \end{y}": the mistake is the `\end` the log's
+        # own context line names (a misspelt or a stray one), not the `\begin`, which the
+        # message still names. Ended by `\end{document}`, `x` was never closed, and its
+        # `\begin` is where to look; so it is with no context line.
+        ended_by = _ENDED_BY.search(message)
+        ended_here = (
+            ended_by is not None and ended_by.group("env") != "document" and line is not None
+        )
+        if on_line and not ended_here:
             line = int(on_line.group("line"))
             file = self._begun_in(message, line) or file
         self._add(file, located or line, "error", message)

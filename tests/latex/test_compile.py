@@ -101,6 +101,15 @@ def test_errors_are_reported_at_their_real_lines(built: Callable[[str], BuildRes
     assert "\\begin{itemize}" in message(result, "paper.tex", 7)
 
 
+def test_a_misspelt_end_is_reported_at_that_end_not_at_its_begin(
+    built: Callable[[str], BuildResult],
+) -> None:
+    result = built("wrong-end/paper.tex")
+    assert ("paper.tex", 11, "error") in places(result)
+    assert ("paper.tex", 9, "error") not in places(result)
+    assert "\\begin{proof} on input line 9 ended by \\end{prof}" in message(result, "paper.tex", 11)
+
+
 def test_undefined_references_citations_and_labels_are_warnings_boxes_are_info(
     built: Callable[[str], BuildResult],
 ) -> None:

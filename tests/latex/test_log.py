@@ -212,3 +212,20 @@ def test_a_line_no_file_read_has_is_no_line(folder: Path) -> None:
     assert parse(folder, body) == [
         ("paper.tex", None, "warning", "Reference `x' on page 1 undefined.")
     ]
+
+
+def test_an_environment_ended_by_the_wrong_end_is_placed_at_that_end(folder: Path) -> None:
+    """The log's `l.8` names the misspelt `\\end{prof}`; the `\\begin` (line 6) stays in the
+    words, so an editor jumps to what must be fixed."""
+    body = (
+        "(./paper.tex\n"
+        "! LaTeX Error: \\begin{proof} on input line 6 ended by \\end{prof}.\n\n"
+        "See the LaTeX manual or LaTeX Companion for explanation.\n"
+        "Type  H <return>  for immediate help.\n"
+        " ...                                              \n"
+        "                                                  \n"
+        "l.8 \\end{prof}\n\n)\n"
+    )
+    [(file, line, severity, message)] = parse(folder, body)
+    assert (file, line, severity) == ("paper.tex", 8, "error")
+    assert "\\begin{proof} on input line 6 ended by \\end{prof}" in message
