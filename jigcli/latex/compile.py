@@ -268,7 +268,7 @@ def _build_now(root: Path, engine: str, timeout: float) -> BuildResult:
     tex = _Tex(root, out, deadline)
     try:
         if shutil.which("latexmk") is not None:
-            outcome = _latexmk(tex, engine)
+            outcome = _latexmk(tex, engine, force=_engine_changed(root, engine))
         else:
             outcome = _engine_passes(tex, engine)
     except ProgramMissing as missing:
@@ -507,10 +507,21 @@ class _Tex:
         return confine.run_confined(job)
 
 
-def _latexmk(tex: _Tex, engine: str) -> RunResult:
+def _engine_changed(root: Path, engine: str) -> bool:
+    """Whether the PDF beside the paper may be another engine's: the last build jig recorded
+    used another, or jig has no record (the author's own latexmk may have used any)."""
+    last = build_state.load(root)
+    return last is None or last.engine != engine
+
+
+def _latexmk(tex: _Tex, engine: str, *, force: bool) -> RunResult:
+    """latexmk, told with `-g` to build even when its own record says the PDF is current:
+    that record is of whatever engine ran last in the folder (a confined build copies its
+    PDF back beside an older pdflatex record), not of the engine asked for now."""
     outdir = [f"-outdir={tex.out}"] if tex.out is not None else []
+    again = ["-g"] if force else []
     return tex.invoke(
-        ["latexmk", "-norc", ENGINES[engine], *outdir, *ENGINE_OPTIONS, tex.root.name]
+        ["latexmk", "-norc", ENGINES[engine], *again, *outdir, *ENGINE_OPTIONS, tex.root.name]
     )
 
 

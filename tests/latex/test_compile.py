@@ -580,6 +580,24 @@ def test_lualatex_s_lua_cannot_take_more_memory_than_its_ceiling(
     assert any("not enough memory" in d.message for d in result.diagnostics)
 
 
+@lualatex
+def test_the_engine_asked_for_builds_the_pdf_even_after_a_confined_build_of_another(
+    fresh: Path,
+) -> None:
+    """pdflatex, then lualatex (confined, its PDF copied back beside latexmk's pdflatex
+    record), then pdflatex again: the last PDF is pdfTeX's, built, not 'nothing changed'."""
+    paper = fresh / "clean" / "paper.tex"
+    for engine, producer in (
+        ("pdflatex", b"pdfTeX"),
+        ("lualatex", b"LuaTeX"),
+        ("pdflatex", b"pdfTeX"),
+    ):
+        result = build(paper, engine)
+        assert result.started_process and result.verdict == "compiled"
+        assert producer in paper.with_suffix(".pdf").read_bytes()
+        assert (result.engine_words or "").startswith(producer.decode().replace("LuaTeX", "LuaHB"))
+
+
 def test_lualatex_is_refused_where_it_cannot_be_confined(
     fresh: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
