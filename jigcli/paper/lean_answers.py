@@ -45,20 +45,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from jigcli.console import shown_path
 from jigcli.lean.declarations import Decl, LeanFile, plain_name, unprivate
 from jigcli.paper.pairing import Pair, Paper
 from jigcli.verifiers.contract import Status, Why
 from jigcli.verifiers.registry import verifier_status
 
 if TYPE_CHECKING:
-    from jigcli.lean.backend import Toolchain
+    from jigcli.lean.backend import Toolchain, ToolchainProblem
     from jigcli.lean.lakefile import LakeProject
     from jigcli.lean.messages import LeanMessage, LeanOutput
     from jigcli.repo import Repo
 
 VERIFIER = "lean"
 SORRY_WARNING = "declaration uses"
-_HOLES = frozenset({"sorry", "admit"})
+HOLES = frozenset({"sorry", "admit"})
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class LeanAnswer:
     outcomes: dict[str, Outcome]
     engine: str | None = None
     evidence: tuple[Path, ...] = ()
-    not_set_up: str | None = None  # the detail when Lean is not set up here
+    not_set_up: str | None = None  # why Lean is not set up here, and what to do
 
 
 def ask_lean(paper: Paper, goal: list[Pair]) -> LeanAnswer:
@@ -93,14 +94,12 @@ def ask_lean(paper: Paper, goal: list[Pair]) -> LeanAnswer:
 
     project = paper.project
     if project is None:
-        return LeanAnswer(
-            {}, not_set_up="the paper is not inside a Lake project that requires Mathlib"
-        )
+        return LeanAnswer({}, not_set_up=NOT_IN_A_PROJECT)
     repo = Repo(project.root)
     try:
         toolchain = backend.detect(repo)
     except backend.ToolchainProblem as problem:
-        return LeanAnswer({}, not_set_up=str(problem))
+        return LeanAnswer({}, not_set_up=_set_up_words(problem, project.root))
     in_sibling = [p for p in goal if _for_sibling(paper, p)]
     in_project = [p for p in goal if not _for_sibling(paper, p)]
     outcomes: dict[str, Outcome] = {}
@@ -116,6 +115,24 @@ def ask_lean(paper: Paper, goal: list[Pair]) -> LeanAnswer:
         outcomes |= found
         evidence += kept
     return LeanAnswer(outcomes, _engine_words(toolchain.lean_version, repo), tuple(evidence))
+
+
+NOT_IN_A_PROJECT = (
+    "the paper is not inside a Lake project that requires Mathlib; put it in one, install "
+    "elan, then run lake exe cache get there"
+)
+
+
+def _set_up_words(problem: ToolchainProblem, root: Path) -> str:
+    """Why Lean is not set up for a paper inside the Lake project at `root`, and what to do
+    there: the project exists, so only the toolchain (or its version) is missing."""
+    if problem.kind == "version":
+        return str(problem)  # it names the pinned version and says to install it with elan
+    where = shown_path(root)
+    there = "here" if where == "." else f"in {where}"
+    # The summary already says Lean isn't set up: keep what is missing, not that again.
+    why = str(problem).removeprefix("no Lean toolchain here: ")
+    return f"{why}; install elan, then run lake exe cache get {there}"
 
 
 def _for_sibling(paper: Paper, pair: Pair) -> bool:
@@ -349,7 +366,7 @@ def _project_axioms(
     reasons = {axiom: axiom_reason(axiom) for axiom in axioms}
     place = f"{where.path.name}:{decl.keyword_line}" if where and decl else None
     if "sorry" in reasons.values():
-        if decl is None or _has_hole(decl):
+        if decl is None or has_hole(decl.source):
             return Outcome("sorry", f"{place} has a sorry of its own" if place else "uses sorry")
         return Outcome("conditional", "uses a declaration that is not proved yet")
     custom = {a for a, r in reasons.items() if r == "disallowed_axiom"}
@@ -369,11 +386,12 @@ def _declared_axioms(paper: Paper, names: set[str]) -> set[str]:
 # -- reading a declaration against Lean's messages ----------------------------------------------
 
 
-def _has_hole(decl: Decl) -> bool:
-    """A `sorry` (or `admit`) written in the declaration itself."""
+def has_hole(source: str) -> bool:
+    """Whether Lean code has a `sorry` or an `admit` as a token: not in a comment, a string or
+    a longer name (`Foo.sorry`, `sorry_lemma`, `«sorry»` are names, not holes)."""
     from jigcli.lean.lexer import tokenize
 
-    return any(t.text in _HOLES for t in tokenize(decl.source) if t.kind in ("keyword", "ident"))
+    return any(t.text in HOLES for t in tokenize(source) if t.kind == "keyword")
 
 
 def _in_range(decl: Decl, message: LeanMessage) -> bool:

@@ -13,7 +13,8 @@
 4. A statement paired with several declarations (`\\lean{A, B}`) takes the worst of them.
 5. Without a usable toolchain (no Lake project above the paper, no `lake`/`lean`, or not the
    pinned version) a statement the paper pairs with a declaration is `pending`, "formalized as
-   X, not checked here", and the summary says Lean isn't set up here yet and how.
+   X, not checked here", saying whether X's text has a `sorry` (a hint, not a verdict), and
+   the summary says Lean isn't set up here yet and how.
 
 The blueprint's own marks are reported as data beside the verdicts: per statement its `\\lean`
 names, `uses`, `\\leanok` (on the statement and on its proof), `\\mathlibok`, `\\notready` and
@@ -23,19 +24,19 @@ are listed. `jigcli.render.lean_check` says all of it, and draws the dependency 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from jigcli.latex.statements.model import Place, Statement
 from jigcli.paper import ledger as audit_ledger
-from jigcli.paper.lean_answers import LeanAnswer, Outcome, ask_lean
+from jigcli.paper.lean_answers import LeanAnswer, Outcome, ask_lean, has_hole
 from jigcli.paper.pairing import Pair, Paper, open_paper
 from jigcli.verdict import EXIT_NOT_CHECKED
 from jigcli.verifiers.contract import SEVERITY, Status
 
 NOT_FORMALIZED = "not formalized yet"
-NOT_CHECKED_HERE = "not checked here (the summary says how to set Lean up)"
+NOT_CHECKED_HERE = "not checked here"  # the summary says why and how to set Lean up
 
 
 @dataclass(frozen=True)
@@ -101,8 +102,7 @@ def check(file: Path) -> Report:
         outcomes = [_pair_outcome(p, refuted, answer) for p in pairs]
         worst_one = worst(outcomes)
         if answer.not_set_up is not None and worst_one.verdict == "pending":
-            names = ", ".join(p.decl_name for p in pairs)
-            worst_one = Outcome("pending", f"formalized as {names}, {NOT_CHECKED_HERE}")
+            worst_one = Outcome("pending", unchecked_words(pairs))
         decl = (
             pairs[outcomes.index(worst_one)].decl_name
             if worst_one in outcomes
@@ -138,6 +138,22 @@ def _unformalized(paper: Paper, statement: Statement) -> str:
     return f"{NOT_FORMALIZED} ({why})"
 
 
+def unchecked_words(pairs: Sequence[Pair]) -> str:
+    """What is known of formalized statements without Lean: their names, and whether their
+    text has a hole. A `sorry` in the text keeps the statement apart from one whose text has
+    none, but neither is a verdict: the hole may never be reached (`first | rfl | sorry`), and
+    a text without one may still not build."""
+    names = ", ".join(p.decl_name for p in pairs)
+    holed = [p.decl_name for p in pairs if p.decl is not None and has_hole(p.decl.source)]
+    if holed:
+        which = "its text has" if len(pairs) == 1 else f"{', '.join(holed)} has"
+        return f"formalized as {names}, {NOT_CHECKED_HERE}, but {which} a sorry"
+    if all(p.decl is not None for p in pairs):
+        texts = "its text" if len(pairs) == 1 else "their texts"
+        return f"formalized as {names}, {NOT_CHECKED_HERE}; no sorry in {texts}"
+    return f"formalized as {names}, {NOT_CHECKED_HERE}"
+
+
 def _pair_outcome(
     pair: Pair, refuted: dict[tuple[Statement, str], str], answer: LeanAnswer
 ) -> Outcome:
@@ -145,7 +161,7 @@ def _pair_outcome(
     if key in refuted:
         return Outcome("refuted", refuted[key])
     if answer.not_set_up is not None:
-        return Outcome("pending", f"formalized as {pair.decl_name}, {NOT_CHECKED_HERE}")
+        return Outcome("pending", unchecked_words([pair]))
     if pair.decl_name not in answer.outcomes:
         return Outcome("pending", "Lean gave no answer for it")
     return answer.outcomes[pair.decl_name]

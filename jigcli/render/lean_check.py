@@ -48,7 +48,7 @@ def summary(report: Report) -> str:
     if not rows:
         return f"No statements found in {report.paper.tex.name}"
     if report.not_set_up is not None:
-        return failure_words(VERIFIER, "not_set_up", detail=report.not_set_up)
+        return f"Lean isn't set up here yet: {report.not_set_up}."
     if all(row.status == "ok" for row in rows):
         assumed = sum(row.outcome.verdict == "assumed" for row in rows)
         said = f"{verdict_words(VERIFIER, 'proved')} · {len(rows)} checked"

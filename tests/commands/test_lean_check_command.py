@@ -205,10 +205,10 @@ def test_without_a_toolchain_everything_is_pending_and_says_how_to_set_up(
     code, document = _json(capsys, paper)
     assert code == 1  # Theorem 6 is not formalized: wrong whatever this machine has
     assert {s["verdict"] for s in document["statements"]} == {"pending"}
-    assert document["summary"].startswith(
-        "Lean isn't set up here yet: put the paper in a Lake project that requires Mathlib, "
-        "install elan"
-    )
+    summary = document["summary"]
+    assert summary.startswith("Lean isn't set up here yet: lake and lean not found on PATH")
+    assert summary.endswith(f"install elan, then run lake exe cache get in {paper.parent}.")
+    assert "put the paper in" not in summary  # it is in a Lake project already
     assert document["engine"] is None
 
 
@@ -223,6 +223,25 @@ def test_without_a_toolchain_a_fully_formalized_paper_is_not_checked_here_exit_f
     code, document = _json(capsys, paper)
     assert code == 4
     assert {s["verdict"] for s in document["statements"]} == {"pending"}
+
+
+def test_without_lean_a_sorry_in_the_text_and_a_proof_without_one_stay_apart(
+    paper: Path, standin: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    standin.uninstall()
+    code, document = _json(capsys, paper)
+    words = {s["label"]: (s["verdict"], s["words"]) for s in document["statements"]}
+    assert words["thm:proved"] == (
+        "pending", "Not checked yet: formalized as Check.proved, not checked here; "
+        "no sorry in its text",
+    )  # fmt: skip
+    assert words["lem:open"] == (
+        "pending", "Not checked yet: formalized as Check.open, not checked here, "
+        "but its text has a sorry",
+    )  # fmt: skip
+    # A sorry used through another lemma is Lean's to find: the text alone has none.
+    assert words["thm:conditional"][1].endswith("no sorry in its text")
+    assert code == 1  # Theorem 6 is not formalized
 
 
 def test_outside_a_lake_project_lean_is_not_set_up(
