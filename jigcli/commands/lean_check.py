@@ -2,8 +2,8 @@
 per statement (`jigcli.paper.lean_check`).
 
 One line per statement, `--json` one document (`jigcli.render.lean_check` says what each
-holds); `--graph FILE` writes the dependency graph: DOT (`.dot`, `.gv`), JSON (`.json`), or an
-image drawn by Graphviz's `dot` (`.svg`, `.png`, `.pdf`).
+holds); `--graph FILE` writes the dependency graph, with a legend: DOT (`.dot`, `.gv`), JSON
+(`.json`), or an image drawn by Graphviz's `dot` (`.svg`, `.png`, `.pdf`), and says where.
 `--watch` checks again each time the paper's sources or its Lean files settle; Ctrl-C ends it,
 with the last check's exit code. Exit 0 only when every statement is ok; 4 when Lean is not
 set up here and nothing else is wrong ("not checked here"); 1 otherwise.
@@ -11,9 +11,12 @@ set up here and nothing else is wrong ("not checked here"); 1 otherwise.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-from jigcli.console import emit_json, say_error
+from rich.markup import escape
+
+from jigcli.console import emit_json, say_error, show
 from jigcli.errors import UsageError
 from jigcli.paper.lean_check import Report, check, watched_files
 from jigcli.render import lean_check as render
@@ -29,8 +32,17 @@ def run(file: Path, *, as_json: bool, watch: bool, graph: Path | None = None) ->
     report = check(file)
     _show(report, as_json)
     if graph is not None:
-        render.write_graph(report, graph)
+        _say_where(render.write_graph(report, graph), as_json)
     return report.exit_code
+
+
+def _say_where(sentence: str, as_json: bool) -> None:
+    """Where the graph went: on stdout for a person, on stderr beside `--json` (whose stdout
+    is the one document)."""
+    if as_json:
+        print(sentence, file=sys.stderr)
+    else:
+        show(escape(sentence))
 
 
 def _show(report: Report, as_json: bool) -> None:
@@ -62,4 +74,4 @@ def _watch(file: Path, graph: Path | None) -> int:
 def _show_and_graph(report: Report, graph: Path | None) -> None:
     _show(report, as_json=False)
     if graph is not None:
-        render.write_graph(report, graph)
+        _say_where(render.write_graph(report, graph), as_json=False)

@@ -266,9 +266,9 @@ def graph_format(path: Path) -> str:
     return wanted
 
 
-def write_graph(report: Report, path: Path) -> None:
+def write_graph(report: Report, path: Path) -> str:
     """The dependency graph, each node a statement with its verdict, in the format
-    `graph_format(path)` names."""
+    `graph_format(path)` names; returns the sentence saying where it went."""
     from jigcli.latex import depgraph
 
     document = report.paper.document
@@ -287,6 +287,9 @@ def write_graph(report: Report, path: Path) -> None:
         _write_text(path, depgraph.to_dot(nodes, found))
     else:
         _draw(depgraph.to_dot(nodes, found), wanted, path)
+    statements = f"{len(nodes)} statement{'s' if len(nodes) != 1 else ''}"
+    uses = f"{len(found)} use{'s' if len(found) != 1 else ''}"
+    return f"Wrote the dependency graph to {shown_path(path)} ({statements}, {uses})."
 
 
 def _write_text(path: Path, text: str) -> None:

@@ -194,19 +194,43 @@ def test_the_graph_is_written_as_dot_or_as_the_same_json(
     standin.scenario({"axioms": AXIOMS})
     root = project / "blueprint" / "src" / "print.tex"
     lean_check.run(root, as_json=False, watch=False, graph=tmp_path / "deps.dot")
-    capsys.readouterr()
+    said = capsys.readouterr().out.splitlines()[-1]
+    assert said.startswith("Wrote the dependency graph to ") and said.endswith(
+        "deps.dot (6 statements, 4 uses)."
+    )
     dot = (tmp_path / "deps.dot").read_text()
     assert dot.startswith("digraph blueprint {")
     assert '"def:double" -> "lem:double-even" [style=dashed];' in dot
     assert '"lem:open" -> "thm:main" [style=solid];' in dot  # used by the proof
     assert "lem:nowhere" not in dot  # a dangling use draws nothing
     assert '"def:double" [label="Definition 1.1\\ndef:double", shape=box' in dot
-    _, document = _json(capsys, root, graph=tmp_path / "deps.json")
+    lean_check.run(root, as_json=True, watch=False, graph=tmp_path / "deps.json")
+    printed = capsys.readouterr()
+    document = json.loads(printed.out)  # stdout is the one document; where, on stderr
+    assert printed.err.endswith("deps.json (6 statements, 4 uses).\n")
     graph = json.loads((tmp_path / "deps.json").read_text())
     assert [{k: v for k, v in n.items() if k != "id"} for n in graph["nodes"]] == document[
         "statements"
     ]
     assert {"from": "lem:add-comm", "to": "thm:main", "by": "statement"} in graph["edges"]
+
+
+def test_the_graph_has_a_legend_and_borders_what_the_blueprint_marks(
+    project: Path, standin: Any, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    standin.uninstall()  # nothing is checked: the fill is grey, the border still the claim
+    lean_check.run(project / "blueprint" / "src" / "print.tex", as_json=False, watch=False,
+                   graph=tmp_path / "deps.dot")  # fmt: skip
+    dot = (tmp_path / "deps.dot").read_text()
+    node = {line.split('"')[1]: line for line in dot.splitlines() if "[label=" in line}
+    green, dark, grey = 'color="#2E9E4F"', 'color="#1B5E20"', 'color="#606060"'
+    assert green in node["lem:double-even"]  # \leanok on the statement
+    assert dark in node["lem:add-comm"]  # \mathlibok
+    assert grey in node["lem:open"] and 'fillcolor="#E8E8E8"' in node["lem:open"]
+    assert "subgraph cluster_legend {" in dot
+    for words in ("proved", "not proved yet (sorry)", "not checked yet", "proof uses it"):
+        assert f'label="{words}"' in dot
+    assert "border: \\\\leanok in the blueprint" in dot
 
 
 def test_a_missing_input_is_an_error_with_its_place(
