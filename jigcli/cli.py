@@ -315,7 +315,7 @@ POSE_CERTIFICATE_EPILOG = (
     "The checker runs as `python -S -B checker.py WITNESS`, standard library only, and prints\n"
     'exactly one line `CONJECT_CERT: {"ok": true, "reason": "...", "canonical": "..."}`\n'
     "(canonical: the witness in normal form; its SHA-256 is the submission's hash).\n"
-    "The contract, the lanes and their limits: docs/posers.md."
+    "The contract, the lanes and their limits: docs/guides/posers.md."
 )
 
 

@@ -76,7 +76,7 @@ def _next_for_statement(repo: Repo, label: str, statement: str, examples: bool) 
     if not examples:
         return (
             f"{review}; it has no example yet: add a proof and its manifest under "
-            f"Submissions/{label}/ (docs/posers.md) so that jig selftest guards it"
+            f"Submissions/{label}/ (docs/guides/posers.md) so that jig selftest guards it"
         )
     folder = shown_in_repo(repo.root, f"Submissions/{label}")
     return f"{review}, then `jig selftest {folder}` where Lean is installed"

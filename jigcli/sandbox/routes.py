@@ -1,7 +1,7 @@
 """The isolation routes, best first: each turns a job into the argv that runs it isolated.
 
-What each keeps from the program, as root and not (the README's figure says which attacks
-each route was tested against):
+What each keeps from the program, as root and not (the table in docs/concepts/sandbox.md
+says which attacks each route was tested against):
 
 | route          | keeps from the program                                            | needs    |
 |----------------|-------------------------------------------------------------------|----------|
