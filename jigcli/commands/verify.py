@@ -166,9 +166,9 @@ def show(verdict: Verdict, root: Path) -> None:
         str(part) for part in (manifest, verdict.statement_id, verdict.decl) if part
     )
     console.print(f"  {shown(subject)}")
-    if verdict.detail and reason != "ok":
+    if verdict.detail and reason != "ok" and not _said_by_a_check(verdict):
         console.print(f"  {shown(verdict.detail)}")
-    rows = _check_rows(verdict)
+    rows = _check_rows(verdict, root)
     width = max((len(names) for names, _, _ in rows), default=0)
     for names, status, said in rows:
         console.print(f"  {mark(status)} {escape(names.ljust(width))}  {shown(said)}")
@@ -180,13 +180,19 @@ def show(verdict: Verdict, root: Path) -> None:
         console.print(f"[dim]{escape(label)}:[/] {escape(one_line(shown_in_repo(root, path)))}")
 
 
-def _check_rows(verdict: Verdict) -> list[tuple[str, str, str]]:
+def _said_by_a_check(verdict: Verdict) -> bool:
+    """Whether a failed check's line already says the verdict's detail (it is said once)."""
+    return any(c.ok is False and c.detail == verdict.detail for c in verdict.checks.values())
+
+
+def _check_rows(verdict: Verdict, root: Path) -> list[tuple[str, str, str]]:
     """(names, status, words) per line: each check on its own, except that a run of checks not
-    run for one reason is one line (`toolchain … term_hash`), said once."""
+    run for one reason is one line (`toolchain … term_hash`), said once. A failed check's
+    places are shown from the working folder, as the verdict's detail's are."""
     rows: list[tuple[list[str], str, str]] = []
     for name, check in verdict.checks.items():
         status = {True: "ok", False: "error", None: "pending"}[check.ok]
-        said = f"failed: {check.detail}" if check.ok is False else check.detail
+        said = f"failed: {_here(check.detail, root)}" if check.ok is False else check.detail
         if rows and status == "pending" and rows[-1][1:] == (status, said):
             rows[-1][0].append(name)
         else:

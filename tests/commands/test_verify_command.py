@@ -104,6 +104,9 @@ def test_without_lean_a_person_reads_not_checked_here_and_what_to_install(standi
     headline = done.stdout.splitlines()[0]
     assert headline == "○ Not checked here: toolchain_missing — no matching Lean toolchain here"
     assert "Red" not in headline and "Install elan" in done.stdout
+    # What is missing is said once, on the failed check's line, not again above the checks.
+    assert done.stdout.count("lake and lean not found") == 1
+    assert "● toolchain" in done.stdout.splitlines()[4]
 
 
 @pytest.mark.parametrize("suffix", [".lean", ".tex", ".pdf"])
@@ -264,7 +267,8 @@ def test_paths_are_shown_from_the_working_folder_so_path_line_opens(standin, rep
     done = jig(folder, "verify", "Opaque.json")
     lines = done.stdout.splitlines()
     assert lines[1].startswith("  Opaque.json · S001")
-    assert lines[2].startswith("  Opaque.lean:3: native_decide")
+    policy = next(line for line in lines if "static_policy" in line)
+    assert "failed: Opaque.lean:3: native_decide" in policy
     document = json.loads(jig(folder, "verify", "Opaque.json", "--json").stdout)
     assert document["submission"] == "Submissions/S001/Opaque.json"  # files stay repo-relative
 
