@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from jigcli.ownsource import identity
+from jigcli.verifiers.contract import Status
 
 SCHEMA = "conject.verdict.v1"
 
@@ -21,6 +22,15 @@ SCHEMA = "conject.verdict.v1"
 # from a wrong proof and a person is told what to install rather than that they erred.
 EXIT_NOT_CHECKED = 4
 NOT_CHECKED_REASONS = frozenset({"toolchain_missing", "sandbox_unavailable"})
+
+
+def status_for_exit(code: int) -> Status:
+    """The top-level `status` of a command's `--json`, read off its exit code so the two
+    never disagree: `ok` for 0, `pending` for "not checked here" and for a run stopped before
+    it finished, `error` for anything else."""
+    if code == 0:
+        return "ok"
+    return "pending" if code == EXIT_NOT_CHECKED or code >= 128 else "error"
 
 
 class Reason(NamedTuple):

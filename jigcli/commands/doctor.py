@@ -20,7 +20,7 @@ from typing import Any
 from jigcli.console import emit_json, out
 from jigcli.errors import RepoNotFound, UsageError
 from jigcli.repo import Repo
-from jigcli.verdict import EXIT_NOT_CHECKED, REASONS
+from jigcli.verdict import EXIT_NOT_CHECKED, REASONS, status_for_exit
 
 GET_LEAN = REASONS["toolchain_missing"].next
 
@@ -89,7 +89,12 @@ def _readiness(considered: list[dict[str, Any]]) -> dict[str, Any]:
     ready = not unchecked
     every_one_runs = all(v["runs"] for v in considered)
     code = 0 if ready else EXIT_NOT_CHECKED if every_one_runs else 1
-    return {"ready": ready, "not_checked_here": unchecked, "exit_code": code}
+    return {
+        "status": status_for_exit(code),
+        "ready": ready,
+        "not_checked_here": unchecked,
+        "exit_code": code,
+    }
 
 
 def _verifiers(

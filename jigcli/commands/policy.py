@@ -1,8 +1,9 @@
 """`jig policy FILE.lean…`: the static policy scan alone, no Lean needed.
 
 Exit 0 when every file is clean, 1 when any file has a violation, 2 when a file is missing,
-unreadable, not a regular file or not a `.lean`. `--json` prints `{"files": [{"path", "ok",
-"violations": [{"line", "construct", "message"}]}]}`, the files in the order given; otherwise
+unreadable, not a regular file or not a `.lean`. `--json` prints `{"status", "exit_code", "files":
+[{"path", "ok", "violations": [{"line", "construct", "message"}]}]}`, the files in the order
+given; otherwise
 one `path:line:` line per violation, by line (constructs refused on one line for one reason
 named together), and a summary; `--format github` adds one annotation per
 violation.
@@ -19,6 +20,7 @@ from jigcli.errors import UsageError
 from jigcli.lean.policy import Violation, scan_file
 from jigcli.render.github import Annotation, annotating, chosen
 from jigcli.render.lines import result_line
+from jigcli.verdict import status_for_exit
 
 # Scanning takes about a millisecond a file; below this many files a progress bar only flickers.
 _PROGRESS_FROM = 200
@@ -36,9 +38,16 @@ def run(files: list[Path], *, as_json: bool, output_format: str | None = None) -
         if path.suffix != ".lean":
             raise UsageError(f"{path} is not a Lean source (.lean); pass the .lean files to scan.")
     results = [(path, _by_line(scan_file(path))) for path in _progress(files)]
+    exit_code = 1 if any(violations for _, violations in results) else 0
     with annotating(shown_as, as_json=as_json) as annotations:
         if as_json:
-            emit_json({"files": [_entry(path, violations) for path, violations in results]})
+            emit_json(
+                {
+                    "status": status_for_exit(exit_code),
+                    "exit_code": exit_code,
+                    "files": [_entry(path, violations) for path, violations in results],
+                }
+            )
         else:
             _print(results)
         annotations += [
@@ -46,7 +55,7 @@ def run(files: list[Path], *, as_json: bool, output_format: str | None = None) -
             for path, violations in results
             for v in violations
         ]
-    return 1 if any(violations for _, violations in results) else 0
+    return exit_code
 
 
 def _by_line(violations: list[Violation]) -> list[Violation]:

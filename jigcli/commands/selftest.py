@@ -27,6 +27,7 @@ from jigcli.selftest.judge import judge
 from jigcli.selftest.runner import Interrupted, Settings, plan_jobs, verify_cases
 from jigcli.selftest.shard import parse_shard, select
 from jigcli.summary import append_step_summary
+from jigcli.verdict import status_for_exit
 
 
 class NothingToTest(JigError):
@@ -70,12 +71,20 @@ def run(
     except Interrupted as stop:  # Ctrl-C: report what finished, then exit as a Ctrl-C does
         outcomes, interrupted, scope = stop.outcomes, stop.exit_code, f"{scope}, interrupted"
     results = judge(outcomes, repo, require_lean=require_lean)
+    exit_code = interrupted or (1 if report.counts(results)["failed"] or unsearched else 0)
     verified = sum(outcome.verified for outcome in outcomes)
     report.write_verdict_files(repo, results)
     append_step_summary(lambda: report.markdown(results, verified=verified, scope=scope))
     with annotating(shown_as, as_json=as_json) as annotations:
         if as_json:
-            emit_json({**report.to_json(results), "unsearched": _unsearched_json(unsearched)})
+            emit_json(
+                {
+                    "status": status_for_exit(exit_code),
+                    "exit_code": exit_code,
+                    **report.to_json(results),
+                    "unsearched": _unsearched_json(unsearched),
+                }
+            )
         elif not cases:
             out().print(
                 f"{scope}: this shard holds none of the {len(every)} examples; nothing to do."
@@ -95,8 +104,7 @@ def run(
             "verified and have no verdict file; run jig selftest again to finish (what is "
             "cached will not be verified again)."
         )
-        return interrupted
-    return 1 if report.counts(results)["failed"] or unsearched else 0
+    return exit_code
 
 
 def _unsearched_json(unsearched: list[tuple[str, str]]) -> list[dict[str, str]]:

@@ -1,8 +1,9 @@
 """`jig verifiers`: the registry, every verifier with its verdict words and their statuses,
 and which of them the repo's `jig.yaml` turns on.
 
-`--json` prints a list of `{"id", "label", "subject", "trigger", "verdicts": {word: status},
-"module", "documents", "enabled", "command"}`, in registration order; `module` names the
+`--json` prints `{"status": "ok", "verifiers": [...]}`, each verifier `{"id", "label",
+"subject", "trigger", "verdicts": {word: status}, "module", "documents", "enabled",
+"command"}`, in registration order; `module` names the
 bundle that switches it on (the key predates the word), null for a built-in; `enabled` is
 true or false for the repo (`--root`, else found by walking up: a built-in is always on,
 another verifier when a bundle its `jig.yaml` lists switches it on) and null outside any
@@ -52,7 +53,9 @@ def run(*, as_json: bool, root: Path | None) -> int:
     on = None if repo is None else enabled_verifiers(repo)
     enabled = {spec.id: _is_on(spec, on) for spec in specs}
     if as_json:
-        emit_json([describe(spec, enabled[spec.id]) for spec in specs])
+        emit_json(
+            {"status": "ok", "verifiers": [describe(spec, enabled[spec.id]) for spec in specs]}
+        )
         return 0
     from rich.markup import escape
 

@@ -92,6 +92,8 @@ class CheckReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "status": "ok" if self.ok else "error",
+            "exit_code": 0 if self.ok else 1,
             "ok": self.ok,
             "base": {"ref": self.base_ref, "commit": self.base},
             "head": self.head,

@@ -27,7 +27,7 @@ from jigcli.repo import Repo
 from jigcli.safefiles import Unreadable, read_beneath
 from jigcli.selftest.discover import Case, manifests_in
 from jigcli.selftest.runner import Interrupted, Outcome, Settings, verify_cases
-from jigcli.verdict import EXIT_NOT_CHECKED, NOT_CHECKED_REASONS
+from jigcli.verdict import EXIT_NOT_CHECKED, NOT_CHECKED_REASONS, status_for_exit
 from jigcli.verify.arguments import check_manifest_argument
 
 SCHEMA = "jig.verify.batch.v1"
@@ -169,9 +169,11 @@ def counts(batch: Batch) -> dict[str, int]:
 
 def to_json(batch: Batch) -> dict[str, Any]:
     documents = batch.documents()
+    exit_code = batch.interrupted or worst(documents)
     return {
         "schema": SCHEMA,
-        "exit_code": batch.interrupted or worst(documents),
+        "status": status_for_exit(exit_code),
+        "exit_code": exit_code,
         "counts": counts(batch),
         "verdicts": documents,
         "not_run": [case.rel for case in batch.not_run],

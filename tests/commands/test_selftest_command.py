@@ -83,7 +83,10 @@ def test_all_matched_exits_0_with_a_table(repo_root, fake, capsys):
 def test_the_json_document_has_exactly_the_promised_shape(repo_root, fake, capsys):
     code, document = json_run(repo_root, capsys)
     assert code == 0
-    assert set(document) == {"results", "passed", "failed", "skipped", "unsearched"}
+    assert set(document) == {
+        "status", "exit_code", "results", "passed", "failed", "skipped", "unsearched"
+    }  # fmt: skip
+    assert (document["status"], document["exit_code"]) == ("ok", 0)
     assert document["unsearched"] == []
     assert (document["passed"], document["failed"], document["skipped"]) == (3, 0, 0)
     types = {

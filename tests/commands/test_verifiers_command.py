@@ -13,7 +13,7 @@ def test_json_lists_every_verifier_with_its_words_and_statuses(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert verifiers.run(as_json=True, root=None) == 0
-    listed = json.loads(capsys.readouterr().out)
+    listed = json.loads(capsys.readouterr().out)["verifiers"]
     by_id = {entry["id"]: entry for entry in listed}
     assert {"compile", "lean", "audit", "submission"} <= set(by_id)
     for entry in listed:
@@ -40,7 +40,8 @@ def test_the_table_names_each_verdict_with_its_status(
 
 def _enabled(capsys: pytest.CaptureFixture[str], root: Path | None) -> dict[str, object]:
     assert verifiers.run(as_json=True, root=root) == 0
-    return {entry["id"]: entry["enabled"] for entry in json.loads(capsys.readouterr().out)}
+    listed = json.loads(capsys.readouterr().out)["verifiers"]
+    return {entry["id"]: entry["enabled"] for entry in listed}
 
 
 def test_json_says_which_verifiers_the_repos_jig_yaml_turns_on(
