@@ -66,8 +66,11 @@ def run(
     keys = Keys(repo, allow_no_netns=allow_no_netns)
     interrupted = 0
     try:
-        with progress(len(cases), quiet=as_json) as on_done:
-            outcomes = verify_cases(cases, repo, settings, cache=cache, keys=keys, on_done=on_done)
+        with progress(len(cases), quiet=as_json) as shown:
+            outcomes = verify_cases(
+                cases, repo, settings, cache=cache, keys=keys, on_done=shown.done,
+                on_start=shown.started,
+            )  # fmt: skip
     except Interrupted as stop:  # Ctrl-C: report what finished, then exit as a Ctrl-C does
         outcomes, interrupted, scope = stop.outcomes, stop.exit_code, f"{scope}, interrupted"
     results = judge(outcomes, repo, require_lean=require_lean)

@@ -15,9 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from jigcli.certificates.spec import LANES
-from jigcli.console import emit_json, out, shown_in_repo
-from jigcli.errors import UsageError
+from jigcli.console import emit_json, out, say_error, shown_in_repo, shown_path
+from jigcli.errors import Terminated, UsageError
 from jigcli.render.github import Annotation, annotating, chosen
+from jigcli.render.running import step_words, watching
+from jigcli.repo import Repo
 from jigcli.summary import append_step_summary, verdict_markdown
 from jigcli.verdict import REASONS, Verdict
 from jigcli.verify.arguments import check_manifest_argument, check_work_folder, repo_for
@@ -95,7 +97,8 @@ def _run_one(
         statement_id=statement_id, timeout=timeout, lane=lane, allow_no_netns=allow_no_netns
     )
     # Inside the repo, the path as given: no link below the root is followed to read it.
-    verdict = verify(repo.inside(manifest) or Path(os.path.abspath(manifest)), repo, options)
+    path = repo.inside(manifest) or Path(os.path.abspath(manifest))
+    verdict = _verify_watched(path, repo, options, shown=shown_path(manifest), quiet=as_json)
     if out is not None:
         _write(verdict, out)
     append_step_summary(lambda: verdict_markdown(verdict.to_json()))
@@ -107,6 +110,29 @@ def _run_one(
         if not verdict.green:
             annotations.append(_annotation(verdict))
     return verdict.exit_code
+
+
+def _verify_watched(
+    path: Path, repo: Repo, options: VerifyOptions, *, shown: str, quiet: bool
+) -> Verdict:
+    """`verify`, naming the step on stderr once it is slow; a Ctrl-C (or SIGTERM) says where
+    it stopped and that nothing was written, then jig exits as for that signal."""
+    last = ["start"]
+    try:
+        with watching(shown, quiet=quiet) as show_tick:
+
+            def tick(step: str, seconds: float) -> None:
+                last[0] = step
+                show_tick(step, seconds)
+
+            return verify(path, repo, options, on_tick=tick)
+    except KeyboardInterrupt as stop:  # the live line is gone by now: the sentence stands alone
+        how = "stopped by a signal" if isinstance(stop, Terminated) else "interrupted"
+        say_error(
+            f"{how} while {step_words(last[0])}: {shown} has no verdict and nothing was "
+            "written; run jig verify again to check it."
+        )
+        raise
 
 
 def _annotation(verdict: Verdict) -> Annotation:

@@ -1,7 +1,8 @@
 """What `jig selftest` shows a person: the table of results, then each failure and each kind
 of skip in a sentence, then the totals (`show`); and its progress on stderr while it runs
-(`progress`): a rich bar on a terminal, plain lines otherwise (one per verification that
-actually ran, so a CI log shows where a long run is), nothing for `--json` off a terminal."""
+(`progress`): on a terminal a bar naming what runs, with a line above it as each
+verification finishes; plain lines otherwise (one per verification that actually ran, so a CI
+log shows where a long run is); nothing for `--json` off a terminal."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import NamedTuple
 
 from jigcli.console import console as wide
 from jigcli.console import shown_path
 from jigcli.display import one_line
 from jigcli.render.lines import mark, result_line
+from jigcli.render.running import tail
+from jigcli.selftest.discover import Case
 from jigcli.selftest.judge import Result
 from jigcli.selftest.report import expected, hash_prefix, status, summary_line
 from jigcli.selftest.runner import Outcome
@@ -103,43 +107,69 @@ def _advice(reason: str | None) -> str:
 # -- progress ------------------------------------------------------------------------------
 
 
+class Progress(NamedTuple):
+    """What the runner calls: `started` when a case begins verifying, `done` when it ends."""
+
+    started: Callable[[Case], None]
+    done: Callable[[Outcome], None]
+
+
 @contextmanager
-def progress(total: int, *, quiet: bool) -> Iterator[Callable[[Outcome], None]]:
-    """A callback to call once per finished case."""
+def progress(total: int, *, quiet: bool) -> Iterator[Progress]:
+    """On a terminal a bar naming what runs, with a line above it per verification as it
+    finishes; off one, that line alone; nothing for `--json` off a terminal."""
     from jigcli.console import err
 
     if err().is_terminal:
-        with _bar(total) as advance:
-            yield advance
+        with _bar(total) as callbacks:
+            yield callbacks
     elif quiet:
-        yield lambda outcome: None
+        yield Progress(lambda case: None, lambda outcome: None)
     else:
-        yield _lines(total)
+        yield Progress(lambda case: None, _lines(total, sys.stderr.write))
 
 
 @contextmanager
-def _bar(total: int) -> Iterator[Callable[[Outcome], None]]:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+def _bar(total: int) -> Iterator[Progress]:
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as Bar
 
     from jigcli.console import err
 
     columns = (
         TextColumn("selftest"),
-        BarColumn(),
+        BarColumn(bar_width=10),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        TextColumn("{task.fields[last]}"),
+        TextColumn("{task.fields[running]}"),
     )
-    with Progress(*columns, console=err(), transient=True) as bar:
-        task = bar.add_task("selftest", total=total, last="")
+    running: dict[str, Case] = {}
+    with Bar(*columns, console=err(), transient=True) as bar:
+        task = bar.add_task("selftest", total=total, running="")
+        say = _lines(total, lambda text: bar.console.print(text, end="", markup=False))
 
-        def advance(outcome: Outcome) -> None:
-            bar.update(task, advance=1, last=shown_path(outcome.case.path))
+        def started(case: Case) -> None:
+            running[case.rel] = case
+            bar.update(task, running=running_words(list(running.values())), refresh=True)
 
-        yield advance
+        def done(outcome: Outcome) -> None:
+            running.pop(outcome.case.rel, None)
+            say(outcome)
+            bar.update(task, advance=1, running=running_words(list(running.values())), refresh=True)
+
+        yield Progress(started, done)
 
 
-def _lines(total: int) -> Callable[[Outcome], None]:
+def running_words(running: Sequence[Case]) -> str:
+    """What runs, short enough to sit beside the bar in 80 columns: the first case (the end of
+    its path, where the names differ) and how many more."""
+    if not running:
+        return ""
+    first = tail(one_line(shown_path(running[0].path), 200), 28)
+    return f"running {first}" + (f" +{len(running) - 1} more" if len(running) > 1 else "")
+
+
+def _lines(total: int, write: Callable[[str], object]) -> Callable[[Outcome], None]:
     done = [0]
 
     def line(outcome: Outcome) -> None:
@@ -147,7 +177,7 @@ def _lines(total: int) -> Callable[[Outcome], None]:
         if outcome.cached:
             return
         document = outcome.document
-        sys.stderr.write(
+        write(
             f"[{done[0]}/{total}] {shown_path(outcome.case.path)}: {document.get('verdict')} "
             f"{document.get('reason')} ({outcome.seconds:.1f} s)\n"
         )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from jigcli.manifest import Manifest, ManifestError, read_manifest
@@ -24,11 +25,18 @@ from jigcli.verify.context import VerifyContext, VerifyOptions
 
 # After the budget, the pipeline thread gets this long to notice and stop on its own.
 _WATCHDOG_GRACE_SEC = 5.0
+_TICK_SEC = 0.1
 
 
-def verify(manifest_path: Path, repo: Repo, options: VerifyOptions) -> Verdict:
+def verify(
+    manifest_path: Path,
+    repo: Repo,
+    options: VerifyOptions,
+    on_tick: Callable[[str, float], None] | None = None,
+) -> Verdict:
     """Verify the submission whose manifest is at `manifest_path` (absolute; inside the repo
-    it is read through no link below the root, so give it unresolved: `Repo.inside`)."""
+    it is read through no link below the root, so give it unresolved: `Repo.inside`).
+    `on_tick(step, seconds)` is called about ten times a second while it runs."""
     verdict = Verdict(submission=_shown(repo, manifest_path))
     verdict.toolchain = _pins_or_empty(repo)
     context = VerifyContext(
@@ -43,7 +51,7 @@ def verify(manifest_path: Path, repo: Repo, options: VerifyOptions) -> Verdict:
     )
     worker.start()
     try:
-        worker.join(options.timeout + _WATCHDOG_GRACE_SEC)
+        _wait(worker, started + options.timeout + _WATCHDOG_GRACE_SEC, context, on_tick)
     except KeyboardInterrupt:
         # Ctrl-C reaches only this thread; the pipeline's lake/lean run in their own
         # sessions and would outlive us. Kill them, let the worker notice, then stop.
@@ -56,6 +64,20 @@ def verify(manifest_path: Path, repo: Repo, options: VerifyOptions) -> Verdict:
         verdict = _timed_out(verdict, context)
     verdict.timings_sec["total"] = time.monotonic() - started
     return verdict.finish()
+
+
+def _wait(
+    worker: threading.Thread,
+    until: float,
+    context: VerifyContext,
+    on_tick: Callable[[str, float], None] | None,
+) -> None:
+    """Join `worker` by `until` (monotonic), telling `on_tick` the step as it goes."""
+    started = time.monotonic()
+    while worker.is_alive() and (now := time.monotonic()) < until:
+        worker.join(min(_TICK_SEC, until - now) if on_tick is not None else until - now)
+        if on_tick is not None:
+            on_tick(context.step[0], time.monotonic() - started)
 
 
 def _guarded(manifest_path: Path, verdict: Verdict, context: VerifyContext) -> None:

@@ -201,12 +201,18 @@ def test_ctrl_c_kills_a_hanging_build_and_exits_130(standin, repo, survivors):
             time.sleep(0.1)
         assert survivors(marker), "the build never started"
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=60)  # far less than the 300 s budget
+        out, err = process.communicate(timeout=60)  # far less than the 300 s budget
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
     assert process.returncode == 130 and "Traceback" not in err
+    assert out == ""  # no verdict is shown for a run that did not finish
+    said = err.strip().splitlines()[-1]
+    assert said.startswith("jig: interrupted while building and judging the proof with comparator")
+    assert said.endswith(
+        f"{ALICE} has no verdict and nothing was written; run jig verify again to check it."
+    )
     for _ in range(50):
         if not survivors(marker):
             break

@@ -55,17 +55,17 @@ def outcome(name: str, cached: bool) -> Outcome:
 
 
 def test_off_a_terminal_each_verification_that_ran_gets_a_line(capsys):
-    with progress(3, quiet=False) as done:
-        done(outcome("a.json", cached=True))
-        done(outcome("b.json", cached=False))
+    with progress(3, quiet=False) as shown:
+        shown.done(outcome("a.json", cached=True))
+        shown.done(outcome("b.json", cached=False))
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == "[2/3] b.json: green ok (1.2 s)\n"
 
 
 def test_json_off_a_terminal_is_quiet(capsys):
-    with progress(1, quiet=True) as done:
-        done(outcome("a.json", cached=False))
+    with progress(1, quiet=True) as shown:
+        shown.done(outcome("a.json", cached=False))
     assert capsys.readouterr() == ("", "")
 
 
@@ -77,7 +77,34 @@ def test_on_a_terminal_a_bar_counts_the_cases(monkeypatch):
     screen = io.StringIO()
     terminal = Console(file=screen, force_terminal=True, width=100)
     monkeypatch.setattr("jigcli.console.err", lambda: terminal)
-    with progress(2, quiet=True) as done:
-        done(outcome("a.json", cached=True))
-        done(outcome("b.json", cached=False))
+    with progress(2, quiet=True) as shown:
+        shown.done(outcome("a.json", cached=True))
+        shown.done(outcome("b.json", cached=False))
     assert "2/2" in screen.getvalue()
+
+
+def test_on_a_terminal_the_bar_names_what_runs_and_each_result_shows_as_it_ends(monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    screen = io.StringIO()
+    terminal = Console(file=screen, force_terminal=True, width=80, color_system=None)
+    monkeypatch.setattr("jigcli.console.err", lambda: terminal)
+    slow = outcome("Certificates/C001/submissions/booker-sutherland.json", cached=False)
+    quick = outcome("b.json", cached=False)
+    with progress(2, quiet=False) as shown:
+        shown.started(slow.case)
+        shown.started(quick.case)
+        assert "running …ions/booker-sutherland.json +1 more" in screen.getvalue()
+        shown.done(quick)
+        assert "[1/2] b.json: green ok (1.2 s)" in screen.getvalue()  # before the slow one ends
+        shown.done(slow)
+    frames = [frame for chunk in screen.getvalue().split("\n") for frame in chunk.split("\r")]
+    assert max(len(strip_ansi(frame)) for frame in frames if "selftest" in frame) <= 80
+
+
+def strip_ansi(text: str) -> str:
+    import re
+
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
