@@ -237,22 +237,23 @@ POSE_LEAN_EPILOG = (
     "    --green EvenSquare.lean --red Weakened.lean --red-reason restatement \\\n"
     "    --build --commit\n"
     "\n"
-    "\b\n"
-    "Each example is copied unchanged to Submissions/S002/<name>.lean beside a manifest\n"
-    "(module Submissions.S002.<name>, decl Submissions.S002.<name>.proof, expect), so it\n"
+    # Prose without \b, so that click wraps it to the terminal; code keeps its lines.
+    "Each example is copied unchanged to Submissions/S002/<name>.lean beside a manifest "
+    "(module Submissions.S002.<name>, decl Submissions.S002.<name>.proof, expect), so it "
     "declares `theorem proof` inside `namespace Submissions.S002.<name>`. EvenSquare.lean:\n"
+    "\n"
+    "\b\n"
     "  import Mathlib.Algebra.Group.Nat.Even\n"
     "  namespace Submissions.S002.EvenSquare\n"
     "  theorem proof : ∀ n : ℕ, Even n → Even (n ^ 2) :=\n"
     "    fun n h => Nat.even_pow.mpr ⟨h, by decide⟩\n"
     "  end Submissions.S002.EvenSquare\n"
     "\n"
-    "\b\n"
-    "Refused, with nothing written: a label that is not a plain identifier, or whose\n"
-    "Statements/LABEL.lean exists or ever existed in git history; bare `import Mathlib`;\n"
-    "imports outside Mathlib, Batteries, Std, Init, Aesop, Plausible, Commons; a proposition\n"
-    "the static policy rejects or that declares more than `statement`; an example the\n"
-    "static policy decides otherwise than declared. A scoped notation is opened inside the\n"
+    "Refused, with nothing written: a label that is not a plain identifier, or whose "
+    "Statements/LABEL.lean exists or ever existed in git history; bare `import Mathlib`; "
+    "imports outside Mathlib, Batteries, Std, Init, Aesop, Plausible, Commons; a proposition "
+    "the static policy rejects or that declares more than `statement`; an example the "
+    "static policy decides otherwise than declared. A scoped notation is opened inside the "
     'proposition itself: --prop "open scoped Nat in …".'
 )
 
@@ -308,13 +309,17 @@ POSE_CERTIFICATE_EPILOG = (
     "\b\n"
     "Example:\n"
     '  jig pose certificate C003 --title "A perfect number" \\\n'
-    '    --statement "Exhibit a perfect number" --witness-format "one decimal integer" \\\n'
+    '    --statement "Exhibit a perfect number" \\\n'
+    '    --witness-format "one decimal integer" \\\n'
     "    --checker checker.py --green good.txt --red bad.txt\n"
     "\n"
+    "The checker runs as `python -S -B checker.py WITNESS`, standard library only, and "
+    "prints exactly one line (canonical: the witness in normal form; its SHA-256 is the "
+    "submission's hash):\n"
+    "\n"
     "\b\n"
-    "The checker runs as `python -S -B checker.py WITNESS`, standard library only, and prints\n"
-    'exactly one line `CONJECT_CERT: {"ok": true, "reason": "...", "canonical": "..."}`\n'
-    "(canonical: the witness in normal form; its SHA-256 is the submission's hash).\n"
+    '  CONJECT_CERT: {"ok": true, "reason": "...", "canonical": "..."}\n'
+    "\n"
     "The contract, the lanes and their limits: docs/guides/posers.md."
 )
 

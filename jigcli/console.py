@@ -126,3 +126,36 @@ def show(markup: str) -> None:
         out().print(markup)
     else:
         _write(sys.stdout, plain(markup) + "\n")
+
+
+def hanging(console: Console, markup: str, indent: int) -> None:
+    """One line of rich markup; on a terminal narrower than it, wrapped at spaces with every
+    continuation line indented by `indent` columns (a word longer than a line is folded), so
+    the eye finds where each entry starts. Off a terminal the line stays whole: a log or a
+    pipe is read by tools that want one entry per line."""
+    if not console.is_terminal:
+        console.print(markup)
+        return
+    for line in hanging_lines(console, markup, indent):
+        console.print(line, soft_wrap=True)
+
+
+def hanging_lines(console: Console, markup: str, indent: int) -> list[Any]:
+    """`markup` as rich `Text` lines within `console.width`, continuations indented."""
+    from rich.text import Text
+
+    width = console.width
+    text = Text.from_markup(markup)
+    if text.cell_len <= width:
+        return [text]
+    indent = min(indent, width // 2)  # a hanging indent that would leave no room is cut
+    first = text.wrap(console, width, overflow="fold")[0]
+    cut = len(first.plain)
+    while cut < len(text.plain) and text.plain[cut] == " ":
+        cut += 1
+    first.rstrip()
+    lines = [first]
+    for rest in text[cut:].wrap(console, width - indent, overflow="fold"):
+        rest.rstrip()
+        lines.append(Text(" " * indent) + rest)
+    return lines

@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jigcli.ownsource import identity
-from jigcli.verifiers.contract import Status
+
+if TYPE_CHECKING:  # the contract pulls in dataclasses, which a certificate's run never loads
+    from jigcli.verifiers.contract import Status
 
 SCHEMA = "conject.verdict.v1"
 

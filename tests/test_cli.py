@@ -239,3 +239,30 @@ def test_no_help_shows_a_range_type_as_a_metavariable(
     for command in (["verify"], ["selftest"], ["pose", "certificate"]):
         code, out, _err = _jig(monkeypatch, capsys, *command, "--help")
         assert code == 0 and "range>" not in out, command
+
+
+def _command_paths() -> list[list[str]]:
+    import typer.main
+
+    def walk(command: object, path: list[str]) -> list[list[str]]:
+        found = [path]
+        for name, sub in sorted(getattr(command, "commands", {}).items()):
+            found += walk(sub, [*path, name])
+        return found
+
+    return walk(typer.main.get_command(cli.app), [])
+
+
+@pytest.mark.parametrize("path", _command_paths(), ids=lambda path: " ".join(path) or "jig")
+def test_every_help_fits_an_80_column_terminal(path: list[str]) -> None:
+    import os
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "jigcli", *path, "--help"],
+        env={**os.environ, "COLUMNS": "80", "NO_COLOR": "1"},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    too_wide = [line for line in done.stdout.splitlines() if len(line) > 80]
+    assert too_wide == []

@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from jigcli.console import emit_json, out
+from jigcli.console import emit_json, hanging, out
 from jigcli.errors import RepoNotFound, UsageError
 from jigcli.repo import Repo
 from jigcli.verdict import EXIT_NOT_CHECKED, REASONS, status_for_exit
@@ -221,6 +221,10 @@ def _build_limits(build: dict[str, Any]) -> list[str]:
     return [f"memory    {capped}: {memory['why']}", f"up to {build['processes']} processes"]
 
 
+_WORDS_AT = 21  # where a row's words start: `  ● ` and a name of 16
+_GUARD_WIDTH = 10  # `memory    `: a guard's label and its space
+
+
 def _show(report: dict[str, Any]) -> None:
     from rich.markup import escape
 
@@ -229,9 +233,11 @@ def _show(report: dict[str, Any]) -> None:
     console = out()
 
     def row(ok: bool, name: str, words: str) -> None:
-        console.print(
-            f"  {mark('ok' if ok else 'pending')} {escape(name.ljust(16))} {escape(words)}"
-        )
+        said = f"  {mark('ok' if ok else 'pending')} {escape(name.ljust(16))} {escape(words)}"
+        hanging(console, said, _WORDS_AT)
+
+    def guard(said: str) -> None:  # `memory    capped: …`, its lines under `capped`
+        hanging(console, f"{' ' * _WORDS_AT}{escape(said)}", _WORDS_AT + _GUARD_WIDTH)
 
     lean = report["lean"]
     console.print("[bold]Lean[/]" + (f"  [dim]{escape(lean['repo'])}[/]" if lean["repo"] else ""))
@@ -262,15 +268,14 @@ def _show(report: dict[str, Any]) -> None:
     else:
         row(True, build["route"], f"confines a build's files (probed with {build['probed_with']})")
         for said in _build_limits(build):
-            console.print(f"  {' ' * 19}{escape(said)}")
+            guard(said)
     console.print("[bold]Sandbox[/] (certificate checkers)")
     for route in report["sandbox"]["routes"]:
         chosen = " (used)" if route["name"] == report["sandbox"]["chosen"] else ""
         row(route["ok"], route["name"], f"works{chosen}" if route["ok"] else route["why"] or "")
         if route["ok"]:  # what holds a checker here, and what does not
             for label, held, why in _guards(route):
-                said = f"{label} {'' if held else 'NOT '}{why}"
-                console.print(f"  {' ' * 19}{escape(said)}")
+                guard(f"{label} {'' if held else 'NOT '}{why}")
     console.print(f"[bold]TeX[/] (builder: {escape(report['tex']['builder'])})")
     for name, program in report["tex"]["programs"].items():
         row(program["path"] is not None, name, program["version"] or "not found")
@@ -279,16 +284,16 @@ def _show(report: dict[str, Any]) -> None:
         console.print(f"[green]Ready[/] for {escape(', '.join(report['asked']))}.")
     elif report["exit_code"] == EXIT_NOT_CHECKED:
         unchecked = ", ".join(report["not_checked_here"])
-        console.print(
+        said = (
             f"[yellow]Partly ready[/]: {escape(', '.join(report['asked']))} run here, but not "
             f"checked here: {escape(unchecked)}."
         )
+        hanging(console, said, 2)
     else:
-        console.print(
-            f"[red]Not ready[/]: cannot run here: {escape(', '.join(report['not_checked_here']))}."
-        )
+        cannot = escape(", ".join(report["not_checked_here"]))
+        hanging(console, f"[red]Not ready[/]: cannot run here: {cannot}.", 2)
     for problem in report["problems"]:
-        console.print(f"[bold]Missing:[/] {escape(problem)}")
+        hanging(console, f"[bold]Missing:[/] {escape(problem)}", 9)
 
 
 def _show_verifiers(report: dict[str, Any], row: Any) -> None:

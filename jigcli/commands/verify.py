@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from jigcli.certificates.spec import LANES
-from jigcli.console import emit_json, out, say_error, shown_in_repo, shown_path
+from jigcli.console import emit_json, hanging, out, say_error, shown_in_repo, shown_path
 from jigcli.errors import Terminated, UsageError
 from jigcli.render.github import Annotation, annotating, chosen
 from jigcli.render.running import step_words, watching
@@ -186,24 +186,25 @@ def show(verdict: Verdict, root: Path) -> None:
     console = out()
     document = verdict.to_json()
     reason = document["reason"]
-    console.print(_headline(verdict, reason))
+    hanging(console, _headline(verdict, reason), 2)
     manifest = shown_in_repo(root, verdict.submission) if verdict.submission else None
     subject = " · ".join(
         str(part) for part in (manifest, verdict.statement_id, verdict.decl) if part
     )
-    console.print(f"  {shown(subject)}")
+    hanging(console, f"  {shown(subject)}", 4)
     if verdict.detail and reason != "ok" and not _said_by_a_check(verdict):
-        console.print(f"  {shown(verdict.detail)}")
+        hanging(console, f"  {shown(verdict.detail)}", 4)
     rows = _check_rows(verdict, root)
     width = max((len(names) for names, _, _ in rows), default=0)
-    for names, status, said in rows:
-        console.print(f"  {mark(status)} {escape(names.ljust(width))}  {shown(said)}")
+    for names, status, said in rows:  # a long line hangs under its words, not its name
+        hanging(console, f"  {mark(status)} {escape(names.ljust(width))}  {shown(said)}", width + 6)
     if verdict.elaborated_term_hash:
         console.print(f"  term hash {verdict.elaborated_term_hash}")
     if not verdict.green:
-        console.print(f"[bold]Next:[/] {escape(document['next'])}")
+        hanging(console, f"[bold]Next:[/] {escape(document['next'])}", 6)
     for label, path in verdict.evidence.items():
-        console.print(f"[dim]{escape(label)}:[/] {escape(one_line(shown_in_repo(root, path)))}")
+        where = escape(one_line(shown_in_repo(root, path)))
+        hanging(console, f"[dim]{escape(label)}:[/] {where}", 4)
 
 
 def _said_by_a_check(verdict: Verdict) -> bool:

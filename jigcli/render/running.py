@@ -38,6 +38,12 @@ STEP_WORDS = {
 Tick = Callable[[str, float], None]  # (the step running, seconds since the start)
 
 
+def on_terminal() -> bool:
+    """Whether stderr is a terminal, asked without rich: a certificate's `jig verify` loads
+    none of it unless it has something to draw."""
+    return sys.stderr.isatty()
+
+
 def step_words(step: str) -> str:
     return STEP_WORDS.get(step, step.replace("_", " "))
 
@@ -45,9 +51,7 @@ def step_words(step: str) -> str:
 @contextmanager
 def watching(what: str, *, quiet: bool) -> Iterator[Tick]:
     """A `Tick` to call often with the step that runs; what it shows is said above."""
-    from jigcli.console import err
-
-    if err().is_terminal:
+    if on_terminal():
         with _live(what) as tick:
             yield tick
     elif quiet:

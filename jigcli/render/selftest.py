@@ -29,7 +29,7 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from jigcli.console import out
+    from jigcli.console import hanging, out
 
     console = out()
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
@@ -56,22 +56,23 @@ def show(results: Sequence[Result], *, verified: int, scope: str) -> None:
         console.print(table)
     else:  # a table squeezed into a narrow terminal drops the manifest column: one line each
         for r in results:
-            console.print(result_line(shown_path(r.case.path), None, _state(r), _row_words(r)))
+            line = result_line(shown_path(r.case.path), None, _state(r), _row_words(r))
+            hanging(console, line, 2)
     shared = _shared_details(results)
     for r in results:
         for problem in r.problems if r.failed else ():
             if r.reason in shared:  # said once below, not once per example
                 problem = problem.removesuffix(f": {r.detail}")
-            console.print(result_line(shown_path(r.case.path), None, "error", one_line(problem)))
+            line = result_line(shown_path(r.case.path), None, "error", one_line(problem))
+            hanging(console, line, 2)
     for reason, number in Counter(r.reason for r in results if r.skipped).items():
-        console.print(f"{mark('pending')} {number} skipped {escape(_advice(reason))}")
+        hanging(console, f"{mark('pending')} {number} skipped {escape(_advice(reason))}", 2)
     # Failures that say nothing about the examples (no sandbox, a crash): what to do, once.
     for reason, number in Counter(r.reason for r in results if r.failed).items():
         if reason in REASONS and not REASONS[reason].actionable:
             said = f" — {one_line(shared[reason])}" if reason in shared else ""
-            console.print(
-                f"{mark('error')} {number} failed {escape(_advice(reason))}{escape(said)}"
-            )
+            words = f"{number} failed {escape(_advice(reason))}{escape(said)}"
+            hanging(console, f"{mark('error')} {words}", 2)
     console.print(escape(summary_line(results, verified=verified, scope=scope)))
 
 

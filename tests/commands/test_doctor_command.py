@@ -161,3 +161,34 @@ def test_doctor_reports_the_pinned_judge_and_whether_the_trusted_build_made_it(c
     shown = doctor(cwd=root, env={**os.environ, "COLUMNS": "120"}).stdout
     assert "comparator       3927ad383f20 · built" in shown
     assert "lean4export      15f6055e299a · not built yet" in shown
+
+
+def test_at_80_columns_every_paragraph_hangs_under_its_own_words(monkeypatch):
+    """The report of this machine, drawn on an 80-column terminal: no line is wider, and a
+    guard's long reason (a cgroup path, a probe's error) continues under the guard's words."""
+    import io
+
+    from rich.console import Console
+
+    from jigcli.commands import doctor as command
+
+    report = command.gather(REPO)
+    for route in report["sandbox"]["routes"]:  # the longest reason a route can give
+        if route["ok"]:
+            route["memory"]["why"] = (
+                "a memory cgroup in /sys/fs/cgroup/"
+                + "a1b2c3d4" * 8
+                + (
+                    ": the limits around jig bind the run too; cgroup v1: kernel memory is not "
+                    "charged to the limit here"
+                )
+            )
+    screen = Console(file=io.StringIO(), force_terminal=True, width=80, color_system=None)
+    monkeypatch.setattr(command, "out", lambda: screen)
+    command._show(report)
+    lines = screen.file.getvalue().splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    memory = [i for i, line in enumerate(lines) if line.startswith(" " * 21 + "memory    capped:")]
+    if not memory:
+        pytest.skip("no working sandbox route here")
+    assert lines[memory[0] + 1].startswith(" " * 31) and lines[memory[0] + 1][31] != " "

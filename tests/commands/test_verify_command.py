@@ -311,3 +311,26 @@ def test_checks_not_run_for_one_reason_are_said_once(repo):
     assert "○ toolchain … term_hash (9)" in not_run[0]
     assert not_run[0].endswith("not run: the static policy rejected the source; it was not built")
     assert sum(line.startswith("  ● ") for line in lines) == 2  # manifest, static_policy
+
+
+def test_at_80_columns_a_long_check_hangs_under_its_words(monkeypatch, tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from jigcli.commands.verify import show
+    from jigcli.verdict import Verdict
+
+    screen = Console(file=io.StringIO(), force_terminal=True, width=80, color_system=None)
+    monkeypatch.setattr("jigcli.commands.verify.out", lambda: screen)
+    verdict = Verdict(submission="Certificates/C001/submissions/off-by-one.json")
+    verdict.record("manifest", True, "conject.submission.v1, valid")
+    said = "the checker says: the cubes sum to -476440534803748392286740494497549, not 42"
+    verdict.record("certificate", False, said)
+    verdict.fail("invalid_witness", said)
+    show(verdict.finish(), tmp_path)
+    lines = screen.file.getvalue().splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    at = next(i for i, line in enumerate(lines) if "● certificate  failed:" in line)
+    assert lines[at + 1] == " " * 17 + "-476440534803748392286740494497549, not 42"
+    assert lines[at + 2].startswith("Next: ") and lines[at + 3].startswith(" " * 6)

@@ -17,6 +17,7 @@ def _terminal(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
     screen = io.StringIO()
     terminal = Console(file=screen, force_terminal=True, width=80, color_system=None)
     monkeypatch.setattr("jigcli.console.err", lambda: terminal)
+    monkeypatch.setattr("jigcli.render.running.on_terminal", lambda: True)
     return screen
 
 
