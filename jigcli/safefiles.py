@@ -64,9 +64,7 @@ class Folder:
 
     def read(self, name: str, cap: int) -> bytes:
         """The bytes of the regular file `name` in this folder, not a link, at most `cap`."""
-        if "/" in name or name in ("", ".", ".."):
-            raise Unreadable("is not a file name", LINK)
-        return _read(lambda: os.open(name, _FILE, dir_fd=self.fd), cap)
+        return read_from(self.fd, name, cap)
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -126,7 +124,15 @@ def _parts(relative: str) -> tuple[str, ...]:
     return parts
 
 
-def _read(opener: Callable[[], int], cap: int) -> bytes:
+def read_from(folder: int, name: str, cap: int, *, private: bool = False) -> bytes:
+    """The bytes of the regular file `name` in the open folder `folder`, not a link, at most
+    `cap`; with `private`, only a file the invoking user owns and no one else can write."""
+    if "/" in name or name in ("", ".", ".."):
+        raise Unreadable("is not a file name", LINK)
+    return _read(lambda: os.open(name, _FILE, dir_fd=folder), cap, private=private)
+
+
+def _read(opener: Callable[[], int], cap: int, *, private: bool = False) -> bytes:
     try:
         fd = opener()
     except ValueError:
@@ -138,6 +144,8 @@ def _read(opener: Callable[[], int], cap: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             kind = _KINDS.get(stat.S_IFMT(info.st_mode), "not a regular file")
             raise Unreadable(f"is {kind}, not a regular file", KIND)
+        if private and (info.st_uid != os.geteuid() or info.st_mode & 0o022):
+            raise Unreadable("is not the invoking user's alone", KIND)
         if info.st_size > cap:
             raise Unreadable(f"is {info.st_size} bytes; at most {cap} are read", SIZE, info.st_size)
         data = _read_up_to(fd, cap + 1)

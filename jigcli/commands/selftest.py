@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jigcli.cachedir import default_cache_dir
+from jigcli.cachedir import usable_root
 from jigcli.console import emit_json, out, say_error
 from jigcli.errors import JigError, RepoNotFound, UsageError
 from jigcli.process import Deadline
@@ -62,7 +62,8 @@ def run(
     settings = Settings(
         plan_jobs(jobs), timeout=timeout, allow_no_netns=allow_no_netns, budget=whole_budget
     )
-    cache = VerdictCache(default_cache_dir()) if use_cache else None
+    root = usable_root() if use_cache else None  # a cache others could write is not used
+    cache = VerdictCache(root) if root is not None else None
     keys = Keys(repo, allow_no_netns=allow_no_netns)
     interrupted = 0
     try:

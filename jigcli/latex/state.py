@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jigcli import __version__
-from jigcli.cachedir import default_cache_dir
+from jigcli.cachedir import private_root
 from jigcli.latex.diagnostic import Diagnostic
 
 FORMAT = 2
@@ -79,9 +79,11 @@ class State:
 
 
 def paper_folder(root: Path) -> Path:
-    """jig's own folder for the paper whose root document is `root`."""
+    """jig's own folder for the paper whose root document is `root`, in the cache folder once
+    it is the user's alone (`NotPrivate`, a usage error, otherwise: a build's record and its
+    confined output must be jig's own)."""
     key = hashlib.sha256(os.fsencode(root.resolve())).hexdigest()[:32]
-    return default_cache_dir() / "tex" / key
+    return private_root() / "tex" / key
 
 
 def state_path(root: Path) -> Path:

@@ -50,6 +50,7 @@ from jigcli.lean.declarations import Decl, LeanFile, parse_lean, plain_name
 from jigcli.lean.lakefile import LAKEFILES, LakeProject, LeanLib, module_parts, read_project
 
 CACHE_FORMAT = 3  # 3: a doc comment ends the header (imports read before it differ)
+_CACHE_CAP = 512 * 1024 * 1024  # the index of a project the size of Mathlib is some tens of MB
 _PACKAGES_DIR = ".lake/packages"
 # A module name component that is a file name and nothing more: no separator, not `.`/`..`.
 _COMPONENT = re.compile(r"^[^/\\\x00]+$")
@@ -318,20 +319,30 @@ def _package_folder(root: Path, packages_dir: Path, entry: dict[str, object]) ->
 # -- the cache ----------------------------------------------------------------------------------
 
 
-def _cache_file(project: LakeProject, cache_dir: Path | None) -> tuple[Path, str]:
-    from jigcli.cachedir import default_cache_dir
+def _cache_file(project: LakeProject, cache_dir: Path | None) -> tuple[Path, str] | None:
+    """Where the index is kept: below `cache_dir`, else jig's cache folder while it is the
+    user's alone (`jigcli.cachedir`); None: not kept."""
+    from jigcli.cachedir import usable_root
 
-    base = cache_dir if cache_dir is not None else default_cache_dir()
+    base = cache_dir if cache_dir is not None else usable_root()
+    if base is None:
+        return None
     key = hashlib.sha256(os.fsencode(project.root.resolve())).hexdigest()[:32]
     return base, f"lean-index/{key}.json"
 
 
-def _load_cache(cache: tuple[Path, str]) -> tuple[dict[str, _Entry], dict[str, list[int | str]]]:
+def _load_cache(
+    cache: tuple[Path, str] | None,
+) -> tuple[dict[str, _Entry], dict[str, list[int | str]]]:
     """The entries and package-file signatures of the last run; empty when there is no cache
-    jig can read."""
+    jig can read (read through no link below the cache folder)."""
+    from jigcli.safefiles import Unreadable, read_beneath
+
+    if cache is None:
+        return {}, {}
     base, relative = cache
     try:
-        data = json.loads((base / relative).read_text(encoding="utf-8"))
+        data = json.loads(read_beneath(base, relative, _CACHE_CAP).decode("utf-8"))
         if data.get("format") != CACHE_FORMAT:
             return {}, {}
         entries = {digest: _Entry(**entry) for digest, entry in data["files"].items()}
@@ -344,7 +355,7 @@ def _load_cache(cache: tuple[Path, str]) -> tuple[dict[str, _Entry], dict[str, l
             if isinstance(stat, list) and len(stat) == 3
         }
         return entries, stats
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (Unreadable, OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}, {}
 
 

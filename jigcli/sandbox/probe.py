@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import os
 import threading
-from pathlib import Path
 from typing import Any, NamedTuple
 
+from jigcli import cachedir
 from jigcli.sandbox import cgroups, probecache, seccomp
 from jigcli.sandbox.cgroups import ProcessCap
 from jigcli.sandbox.execute import execute
@@ -57,7 +57,8 @@ _probed: dict[tuple[Any, ...], Probe] = {}
 _probe_lock = threading.Lock()
 
 
-_remembered: dict[tuple[Any, ...], Path] = {}  # probes taken from the machine's cache: entry
+# The probes taken from the machine's cache, by key: their entries.
+_remembered: dict[tuple[Any, ...], cachedir.Entry] = {}
 
 
 def _probed_once(route: Route, job: Job) -> Probe:
@@ -78,17 +79,27 @@ def _remembered_or_probed(route: Route, job: Job, key: tuple[Any, ...]) -> Probe
     a fresh one (kept when the route works)."""
     entry = probecache.key((*key, job.view.hidden, _FORK_TEST, PROBE_LIMITS, PROBE_FORKS))
     stored = probecache.get(entry)
-    if (
-        stored is not None
-        and set(stored) == {"mechanism", "how"}
-        and stored["mechanism"] in (None, *cgroups.HOW)
-    ):
+    if stored is not None and _could_have_found(route, stored):
         _remembered[key] = entry
-        return Probe(None, ProcessCap(stored["mechanism"], str(stored["how"])))
+        return Probe(None, ProcessCap(stored["mechanism"], stored["how"]))
     found = _probe_route(route, job)
-    if found.why is None:
+    if found.why is None and found.cap.mechanism is not None:
         probecache.put(entry, {"mechanism": found.cap.mechanism, "how": found.cap.why})
     return found
+
+
+def _could_have_found(route: Route, stored: dict[str, Any]) -> bool:
+    """Whether a kept probe is one this jig could have written for `route` here: a cap
+    mechanism the route tries that this machine offers now, in this jig's own words. Only a
+    probe that found a cap is kept; one that found none is probed again, so an entry can
+    never switch a cap off."""
+    mechanism = stored.get("mechanism")
+    return (
+        set(stored) == {"mechanism", "how"}
+        and mechanism in route.cap_mechanisms
+        and stored["how"] == cgroups.HOW.get(mechanism)
+        and cgroups.unavailable(mechanism) is None
+    )
 
 
 def remembered(route: Route, job: Job) -> bool:

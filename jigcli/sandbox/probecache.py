@@ -37,7 +37,7 @@ _SYSCTLS = (
 _ENTRY_CAP = 64 * 1024
 
 
-def key(parts: tuple[Any, ...]) -> Path:
+def key(parts: tuple[Any, ...]) -> cachedir.Entry:
     """The cache entry of a probe identified by `parts` (route, job, probe script), on this
     machine as it is now."""
     state = {
@@ -56,7 +56,7 @@ def key(parts: tuple[Any, ...]) -> Path:
     return cachedir.entry("probes", state, ".json")
 
 
-def get(entry: Path) -> dict[str, Any] | None:
+def get(entry: cachedir.Entry) -> dict[str, Any] | None:
     """The stored probe at `entry`, or None (absent, unreadable, malformed: a miss)."""
     try:
         stored = json.loads(cachedir.read_entry(entry, _ENTRY_CAP) or b"")
@@ -65,12 +65,12 @@ def get(entry: Path) -> dict[str, Any] | None:
     return stored if isinstance(stored, dict) else None
 
 
-def put(entry: Path, found: dict[str, Any]) -> None:
+def put(entry: cachedir.Entry, found: dict[str, Any]) -> None:
     """Keep a probe that found its route working."""
     cachedir.keep(entry, json.dumps(found).encode())
 
 
-def forget(entry: Path) -> None:
+def forget(entry: cachedir.Entry) -> None:
     cachedir.forget(entry)
 
 

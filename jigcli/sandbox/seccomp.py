@@ -142,7 +142,7 @@ _BPF_CAP = 256 * 1024
 _LIBRARY_FOLDERS = ("/usr/lib/{arch}-linux-gnu", "/lib/{arch}-linux-gnu", "/usr/lib64", "/usr/lib")
 
 
-def _cache_entry() -> Path:
+def _cache_entry() -> cachedir.Entry:
     machine = os.uname().machine
     stamp = [machine, Path(__file__).read_bytes()]
     for folder in _LIBRARY_FOLDERS:

@@ -36,7 +36,7 @@ from jigcli.safefiles import MISSING, Unreadable, read_beneath, walk
 from jigcli.safewrite import write_beneath
 from jigcli.selftest.discover import Case
 
-CACHE_FORMAT = "jig-selftest-cache-v1"
+CACHE_FORMAT = "jig-selftest-cache-v2"  # v2: each entry names its key
 # Timeouts, crashes, a missing toolchain or sandbox, a crashed checker (often a signal or an
 # exhausted limit on a loaded machine): none of these is a fact about the submission.
 NEVER_CACHED = frozenset(
@@ -57,19 +57,26 @@ def cacheable(document: dict[str, Any]) -> bool:
 
 
 class VerdictCache:
-    """Verdict documents stored by key, one small file each, written atomically."""
+    """Verdict documents stored by key below `root` (jig's cache folder: `usable_root`), one
+    small file each, written atomically and read through no link below `root`.
 
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory / "verdicts" / CACHE_FORMAT
+    A stored verdict carries the key it was stored under, and is a miss under any other: an
+    entry copied or renamed to another case's name never answers for that case."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
 
     def _name(self, key: str) -> str:
-        return f"{key[:2]}/{key}.json"
+        return f"verdicts/{CACHE_FORMAT}/{key[:2]}/{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
         try:
-            document = json.loads(read_beneath(self.directory, self._name(key), _ENTRY_CAP))
+            stored = json.loads(read_beneath(self.root, self._name(key), _ENTRY_CAP))
         except (Unreadable, OSError, ValueError):
             return None
+        if not isinstance(stored, dict) or stored.get("key") != key:
+            return None
+        document = stored.get("verdict")
         if not isinstance(document, dict) or not cacheable(document):
             return None
         return document
@@ -79,9 +86,9 @@ class VerdictCache:
         if not cacheable(document):
             return False
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            data = json.dumps(document, ensure_ascii=False).encode("utf-8")
-            write_beneath(self.directory, self._name(key), data)  # through no link
+            self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+            data = json.dumps({"key": key, "verdict": document}, ensure_ascii=False)
+            write_beneath(self.root, self._name(key), data.encode("utf-8"))  # through no link
         except OSError:
             return False
         return True

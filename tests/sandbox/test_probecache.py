@@ -8,7 +8,7 @@ import pytest
 from jigcli.certificates import isolation
 from jigcli.certificates.checker import check_witness
 from jigcli.certificates.spec import CertLimits
-from jigcli.sandbox import probe, probecache
+from jigcli.sandbox import cgroups, probe, probecache
 from jigcli.sandbox.routes import route_named
 
 TRIVIAL = isolation.probe_job(isolation.default_python())
@@ -95,7 +95,7 @@ def test_a_stale_remembered_probe_is_forgotten_probed_again_and_the_run_retried(
     entry = probecache.key(
         (*key, job.view.hidden, probe._FORK_TEST, probe.PROBE_LIMITS, probe.PROBE_FORKS)
     )
-    probecache.put(entry, {"mechanism": None, "how": "remembered"})
+    probecache.put(entry, _offered(route))
     outcome = check_witness(ACCEPT, b"", LIMITS, route="bubblewrap", python=gone)
     assert outcome.reason == "sandbox_unavailable", outcome
     assert fresh.count("bubblewrap") == 1  # probed again, once
@@ -112,3 +112,49 @@ def test_a_cached_probe_still_verifies_green(fresh, monkeypatch):
     assert len(fresh) == len(set(fresh))  # the second process probed nothing again
     chosen = route_named(second.isolation or "none")
     assert probe.remembered(chosen, isolation.probe_job(isolation.default_python()))
+
+
+def _offered(route) -> dict[str, object]:
+    """A kept probe as this jig writes one for `route` here: the first cap it offers."""
+    offered = [m for m in route.cap_mechanisms if cgroups.unavailable(m) is None]
+    if not offered:
+        pytest.skip(f"{route.name} offers no process cap here")
+    return {"mechanism": offered[0], "how": cgroups.HOW[offered[0]]}
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        {"mechanism": None, "how": "no cap: run as you like"},  # would switch the cap off
+        {"mechanism": "cgroup", "how": "pids.max of a cgroup, trust me"},  # not jig's words
+        {"mechanism": "ulimit", "how": "made up"},  # a mechanism jig does not have
+        {"mechanism": "cgroup", "how": cgroups.HOW["cgroup"], "processes": 40},
+    ],
+    ids=["no-cap", "words", "mechanism", "extra-field"],
+)
+def test_a_kept_probe_this_jig_could_not_have_written_is_probed_again(fresh, forged):
+    route = route_named("bubblewrap")
+    if probe.probe(route, TRIVIAL) is not None:
+        pytest.skip("bubblewrap does not work here")
+    key = probe._key(route, TRIVIAL)
+    entry = probecache.key(
+        (*key, TRIVIAL.view.hidden, probe._FORK_TEST, probe.PROBE_LIMITS, probe.PROBE_FORKS)
+    )
+    probe._probed.clear()
+    probecache.put(entry, forged)
+    probe.probe(route, TRIVIAL)
+    assert fresh == ["bubblewrap", "bubblewrap"]  # the forged entry answered nothing
+    assert not probe.remembered(route, TRIVIAL)
+
+
+def test_a_probe_that_found_no_cap_is_never_kept(fresh, monkeypatch):
+    route = route_named("bubblewrap")
+    if route.unavailable():
+        pytest.skip(route.unavailable())
+    monkeypatch.setattr(cgroups, "unavailable", lambda mechanism: "switched off for the test")
+    if probe.probe(route, TRIVIAL) is not None:
+        pytest.skip("bubblewrap does not work here")
+    assert probe.process_cap(route, TRIVIAL).mechanism is None
+    _new_process(monkeypatch)
+    probe.probe(route, TRIVIAL)
+    assert fresh == ["bubblewrap", "bubblewrap"]

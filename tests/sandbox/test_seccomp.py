@@ -50,7 +50,7 @@ def test_the_filter_is_kept_and_the_next_process_loads_it_without_libseccomp(mon
     monkeypatch.setattr(filters, "_build", lambda: pytest.fail("built again"))
     assert filters.program() == built
     # A damaged entry (not whole BPF instructions) is a miss: built again, not loaded.
-    filters._cache_entry().write_bytes(built[:-3])
+    filters._cache_entry().shown().write_bytes(built[:-3])
     monkeypatch.setattr(filters, "_built", [])
     monkeypatch.setattr(filters, "_build", lambda: b"\0" * 8)
     assert filters.program() == b"\0" * 8

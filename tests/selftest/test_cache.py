@@ -7,7 +7,7 @@ import pytest
 from jigcli.cachedir import default_cache_dir
 from jigcli.repo import Repo
 from jigcli.selftest import cache as cache_module
-from jigcli.selftest.cache import NEVER_CACHED, Keys, VerdictCache
+from jigcli.selftest.cache import CACHE_FORMAT, NEVER_CACHED, Keys, VerdictCache
 from jigcli.selftest.discover import discover
 from jigcli.verdict import REASONS
 
@@ -209,9 +209,43 @@ def test_the_cache_reads_and_writes_through_no_link(tmp_path):
     key = "ab" + "0" * 62
     outside = tmp_path / "outside.json"
     outside.write_text('{"verdict": "green", "reason": "ok"}')
-    entry = store.directory / key[:2] / f"{key}.json"
+    entry = tmp_path / "verdicts" / CACHE_FORMAT / key[:2] / f"{key}.json"
     entry.parent.mkdir(parents=True)
     entry.symlink_to(outside)
     assert store.get(key) is None  # a planted green is not served
     assert not store.put(key, document)  # nor written through
     assert outside.read_text() == '{"verdict": "green", "reason": "ok"}'
+
+
+def test_an_entry_moved_to_another_cases_name_is_a_miss(tmp_path):
+    """A red kept for one case, renamed to the name of another case's key, does not answer
+    for it: each entry names the key it was stored under."""
+    cache = VerdictCache(tmp_path)
+    green, red = "a1" * 32, "b2" * 32
+    assert cache.put(green, document("green", "ok"))
+    kept = tmp_path / "verdicts" / CACHE_FORMAT / green[:2] / f"{green}.json"
+    target = tmp_path / "verdicts" / CACHE_FORMAT / red[:2] / f"{red}.json"
+    target.parent.mkdir(parents=True)
+    kept.rename(target)
+    assert cache.get(red) is None
+
+
+def test_a_forged_entry_without_its_key_is_a_miss(tmp_path):
+    cache = VerdictCache(tmp_path)
+    key = "c3" * 32
+    entry = tmp_path / "verdicts" / CACHE_FORMAT / key[:2] / f"{key}.json"
+    entry.parent.mkdir(parents=True)
+    entry.write_text('{"verdict": "green", "reason": "ok"}')  # the old format's shape
+    assert cache.get(key) is None
+
+
+def test_selftest_does_not_use_a_cache_others_can_write(tmp_path, monkeypatch, capsys):
+    from jigcli import cachedir
+
+    shared = tmp_path / "shared-cache"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("JIG_CACHE_DIR", str(shared))
+    monkeypatch.setattr(cachedir, "_warned", set())
+    assert cachedir.usable_root() is None
+    assert "can be written by others" in capsys.readouterr().err
