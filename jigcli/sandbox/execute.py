@@ -15,8 +15,9 @@ import contextlib
 import json
 import os
 import shutil
+import stat
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from jigcli.process import Limits as RunLimits
@@ -37,7 +38,11 @@ _swept: list[bool] = []
 @contextlib.contextmanager
 def staged(job: Job) -> Iterator[Path]:
     """A private temporary folder holding the job's inputs, removed afterwards; named for
-    this process (`owner.run_name`), so that a later jig removes it if this one is killed."""
+    this process (`owner.run_name`), so that a later jig removes it if this one is killed.
+
+    It is filled through a descriptor of the folder jig made, never by path: once made, its
+    name is not looked up again until the run binds it, and `temporary_root` picks only a
+    parent no other user can rename it in."""
     root = temporary_root()
     if not _swept:
         _swept.append(True)
@@ -46,23 +51,68 @@ def staged(job: Job) -> Iterator[Path]:
     stage.mkdir(mode=0o700)
     _live.add(stage)
     try:
-        for name, data in job.view.inputs.items():
-            (stage / name).write_bytes(data)
+        _fill(stage, job.view.inputs)
         yield stage
     finally:
         shutil.rmtree(stage, ignore_errors=True)
         _live.discard(stage)
 
 
-def temporary_root() -> Path:
-    """Where stages go, as `tempfile.gettempdir` finds it ($TMPDIR, $TEMP, $TMP, /tmp), with
-    tempfile itself (and its imports, some 3 ms of a verification) only past those."""
-    for candidate in (*(os.environ.get(name) for name in ("TMPDIR", "TEMP", "TMP")), "/tmp"):
-        if candidate and os.path.isdir(candidate) and os.access(candidate, os.W_OK | os.X_OK):
-            return Path(candidate)
-    import tempfile
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
-    return Path(tempfile.gettempdir())
+
+def _fill(stage: Path, inputs: Mapping[str, bytes]) -> None:
+    """Write `inputs` into the folder jig just made at `stage`, through its descriptor, after
+    checking that it is that folder: jig's own, mode 0700, not a link."""
+    try:
+        folder = os.open(stage, _FOLDER)
+    except OSError as error:  # a link (ELOOP, or ENOTDIR with O_DIRECTORY) or gone
+        why = f"the stage {stage} is not the folder jig made ({error.strerror})"
+        raise SetupFailed(why) from None
+    try:
+        info = os.fstat(folder)
+        if info.st_uid != os.geteuid() or stat.S_IMODE(info.st_mode) != 0o700:
+            raise SetupFailed(f"the stage {stage} is not the folder jig made; not run")
+        for name, data in inputs.items():
+            fd = os.open(name, _NEW_FILE, 0o644, dir_fd=folder)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+    finally:
+        os.close(folder)
+
+
+def temporary_root() -> Path:
+    """Where stages go: the first of $TMPDIR, $TEMP, $TMP and /tmp that jig may write in and
+    no other user can rename a stage in (`_safe_parent`), else a folder in jig's own private
+    cache folder. A world-writable $TMPDIR without the sticky bit is passed over: another
+    user could swap the stage for theirs between jig's writes and the run."""
+    for candidate in (*(os.environ.get(name) for name in ("TMPDIR", "TEMP", "TMP")), "/tmp"):
+        if candidate and os.path.isabs(candidate) and _safe_parent(Path(candidate)):
+            return Path(candidate)
+    from jigcli.cachedir import private_root
+
+    fallback = private_root() / "stages"
+    fallback.mkdir(mode=0o700, exist_ok=True)
+    return fallback
+
+
+def _safe_parent(folder: Path) -> bool:
+    """Whether `folder` is a folder jig may write in whose entries only their owner (or root,
+    or jig's user) can rename: root's or the user's, and sticky if others may write in it."""
+    try:
+        info = os.stat(folder)
+    except OSError:
+        return False
+    others_write = info.st_mode & stat.S_IWOTH or (
+        info.st_mode & stat.S_IWGRP and info.st_gid != os.getegid()
+    )
+    return (
+        stat.S_ISDIR(info.st_mode)
+        and info.st_uid in (0, os.geteuid())
+        and (not others_write or bool(info.st_mode & stat.S_ISVTX))
+        and os.access(folder, os.W_OK | os.X_OK)
+    )
 
 
 def sweep_stages(folder: Path) -> None:

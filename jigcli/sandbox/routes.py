@@ -366,8 +366,13 @@ class UnshareRoot(Route):
         return Path("/tmp")
 
     def prepare(self, stage: Path) -> None:
-        for path in (stage, *stage.iterdir()):
-            os.chown(path, NOBODY, NOBODY)
+        # Readable by nobody, whom the init runs as, to copy into its own /tmp; writable by
+        # jig alone: every run of this route is nobody, and no run may change another's.
+        folder = os.open(stage, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            os.fchmod(folder, 0o755)
+        finally:
+            os.close(folder)
 
     def command(
         self, inner: Sequence[str], job: Job, stage: Path, seccomp_fd: int | None = None
@@ -375,6 +380,8 @@ class UnshareRoot(Route):
         scratch = job.limits.scratch_mb * MB + sum(len(data) for data in job.view.inputs.values())
         workdir = str(job.view.workdir or self.scratch(stage))
         hidden, writable = _hidden_from(job), _world_writable()
+        if str(stage.parent) not in hidden:  # other runs' stages; the init reads its own by
+            hidden.append(str(stage.parent))  # its working folder, which the cover leaves
         sizes = [str(scratch), str(job.limits.scratch_mb * MB), workdir]
         sizes += [str(len(hidden)), str(len(writable))]
         return [

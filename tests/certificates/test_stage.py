@@ -1,0 +1,101 @@
+"""The stage a checker's inputs are copied to: made where no other user can swap it, filled
+through the folder jig made, and out of every other run's reach."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from jigcli.sandbox import execute
+from jigcli.sandbox.job import SetupFailed
+
+NOBODY = 65534
+
+
+def test_a_tmpdir_others_may_write_without_the_sticky_bit_is_passed_over(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # another user could rename jig's stage and put theirs in its place
+    monkeypatch.setenv("TMPDIR", str(shared))
+    assert execute.temporary_root() != shared
+    shared.chmod(0o1777)  # sticky, as /tmp is: only the stage's owner may rename it
+    assert execute.temporary_root() == shared
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root, to make another user's folder")
+def test_a_tmpdir_of_another_user_is_passed_over(tmp_path, monkeypatch):
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o755)
+    os.chown(theirs, NOBODY, NOBODY)
+    monkeypatch.setenv("TMPDIR", str(theirs))
+    assert execute.temporary_root() != theirs
+
+
+def test_with_no_safe_temporary_folder_the_stage_goes_to_the_private_cache(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("TMPDIR", str(shared))
+    monkeypatch.setattr(execute, "_safe_parent", lambda folder: folder == shared and False)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("JIG_CACHE_DIR", str(cache))
+    assert execute.temporary_root() == cache / "stages"
+    assert (cache / "stages").stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.parametrize("planted", ["open-folder", "link"])
+def test_a_stage_that_is_not_the_folder_jig_made_is_never_filled(tmp_path, planted):
+    stage = tmp_path / "jig-sandbox-1-x"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    if planted == "link":  # swapped for a link to a folder of the attacker's choosing
+        stage.symlink_to(elsewhere)
+    else:  # replaced by a folder others can write in
+        stage.mkdir()
+        stage.chmod(0o777)
+    with pytest.raises(SetupFailed):
+        execute._fill(stage, {"checker.py": b"print('mine')"})
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_the_stage_is_filled_through_the_folder_and_closed_to_others(tmp_path):
+    stage = tmp_path / "jig-sandbox-1-y"
+    stage.mkdir(mode=0o700)
+    old = os.umask(0)
+    try:
+        execute._fill(stage, {"checker.py": b"x", "witness": b"w"})
+    finally:
+        os.umask(old)
+    assert sorted(p.name for p in stage.iterdir()) == ["checker.py", "witness"]
+    assert all(p.stat().st_mode & 0o022 == 0 for p in stage.iterdir())
+
+
+def test_one_runs_checker_cannot_see_or_change_another_runs_stage(through, monkeypatch):
+    """With TMPDIR under /var (visible in the unshare route's view), a stage that an earlier
+    jig left there owned by nobody, as every unshare run is: a checker must neither list the
+    folder nor rewrite the other run's checker."""
+    folder = Path(tempfile.mkdtemp(prefix="jig-tmpdir-", dir="/var"))
+    try:
+        folder.chmod(0o755)
+        monkeypatch.setenv("TMPDIR", str(folder))
+        other = folder / "jig-sandbox-1-other"
+        other.mkdir(mode=0o755)
+        (other / "checker.py").write_text("print('the other run')\n")
+        if os.geteuid() == 0:
+            os.chown(other, NOBODY, NOBODY)
+            os.chown(other / "checker.py", NOBODY, NOBODY)
+        (other / "checker.py").chmod(0o666)
+        target = other / "checker.py"
+        outcome = through("write_outside.py", json.dumps({"paths": [str(target)]}).encode())
+        assert outcome["reason"] == "invalid_witness", outcome
+        assert target.read_text() == "print('the other run')\n"
+        seen = through("list_folders.py", json.dumps({"paths": [str(folder)]}).encode())
+        assert seen["reason"] == "ok", seen
+        assert "jig-sandbox-1-other" not in seen["canonical"]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
