@@ -103,6 +103,9 @@ class RunResult(NamedTuple):
     # the platform cannot say. Tells a CPU-limit kill apart from any other SIGKILL.
     cpu_sec: float | None = None
     pid: int = 0  # the child's, which led its own process group and session
+    # What the child wrote on stdout, as bytes (up to the cap): `stdout` is it decoded for a
+    # person, undecodable bytes replaced, so it cannot tell `\xff` from U+FFFD.
+    stdout_data: bytes = b""
 
     @property
     def ok(self) -> bool:
@@ -405,6 +408,7 @@ def run_bounded(
         returncode=returncode,
         stdout=reader.text(0),
         stderr=reader.text(1),
+        stdout_data=reader.data(0),
         duration_sec=time.monotonic() - started,
         timed_out=timed_out,
         stdout_truncated=reader.truncated[0],
@@ -561,5 +565,8 @@ class _CappedReader:
             self.on_line(self._partial_line.decode("utf-8", "replace"))
             self._partial_line = b""
 
+    def data(self, index: int) -> bytes:
+        return b"".join(self.chunks[index])
+
     def text(self, index: int) -> str:
-        return b"".join(self.chunks[index]).decode("utf-8", "replace")
+        return self.data(index).decode("utf-8", "replace")

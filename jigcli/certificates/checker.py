@@ -127,8 +127,8 @@ def check_witness(
     loaded = seccomp.program() if chosen.program_filters else None
     job = isolation.checker_job(interpreter, checker_source, witness, limits, wall, loaded)
     try:
-        done = execute(chosen, job, cap.mechanism)
-        stale = chosen.setup_failed(done.exit_status, done.result.stderr)
+        started, done = _started(execute(chosen, job, cap.mechanism))
+        stale = not started and chosen.setup_failed(done.exit_status, done.result.stderr)
     except SetupFailed as failed:
         if not probing.remembered(chosen, trial):
             detail = f"the {chosen.name} sandbox could not run the checker: {failed}"
@@ -155,6 +155,17 @@ def check_witness(
         memory_note=memory_cap().why,
         seccomp=done.seccomp or loaded is not None,
     )
+
+
+def _started(done: Execution) -> tuple[bool, Execution]:
+    """Whether the launcher got as far as starting the checker (`isolation.STARTED` opens its
+    stdout), and the run with that line taken off what the checker printed."""
+    result = done.result
+    if not result.stdout_data.startswith(isolation.STARTED):
+        return False, done
+    cut = len(isolation.STARTED)
+    stripped = result._replace(stdout=result.stdout[cut:], stdout_data=result.stdout_data[cut:])
+    return True, done._replace(result=stripped)
 
 
 def judge(done: Execution, limits: CertLimits, wall_sec: float) -> Outcome:
@@ -184,6 +195,9 @@ def _decided(
     failure = _ended_badly(done, limits, wall_sec)
     if failure is not None:
         return (*failure, None, None)
+    undecodable = _undecodable_marker(done.result.stdout_data)
+    if undecodable is not None:
+        return "checker_protocol", undecodable, None, None
     payload, problem = parse_marker(done.result.stdout)
     if payload is None:
         return "checker_protocol", problem, None, None
@@ -262,6 +276,19 @@ def _last_words(stderr: str, limits: CertLimits, *, capped: bool) -> str:
     if capped and last.startswith(_FORK_REFUSED):
         return f": {last} (its process limit is {limits.processes})"
     return f": {last}"
+
+
+def _undecodable_marker(stdout: bytes) -> str | None:
+    """Why a `CONJECT_CERT:` line the checker printed is not UTF-8, or None. The marker is
+    read from the bytes the checker wrote: decoded for a person, `token\\xff`, `token\\xfe`
+    and `token` + U+FFFD would be one canonical form, one fingerprint."""
+    for line in stdout.split(b"\n"):
+        if line.startswith(MARKER.encode()):
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError as bad:
+                return f"the {MARKER} line is not UTF-8 (byte {bad.start + 1} of the line)"
+    return None
 
 
 def parse_marker(stdout: str) -> tuple[dict[str, Any] | None, str]:

@@ -124,6 +124,11 @@ def sandbox_limits(limits: CertLimits, wall_sec: float) -> Limits:
     )
 
 
+# The first bytes of a checker run's stdout, written once the route's launcher has set the
+# sandbox up and before anything of the checker runs: what tells a launcher that failed
+# (no such line) from a checker that prints a launcher's words (it cannot un-print this).
+STARTED = b"jig-checker-started\n"
+_SAY_STARTED = 'printf "jig-checker-started\\n" && exec "$@"'
 FILTER_NAME = "seccomp.bpf"
 # Loads the seccomp filter (BPF in FILTER_NAME; no_new_privs is set already, by setpriv) into
 # the checker's own interpreter, then runs the checker as `python checker.py witness` would:
@@ -159,7 +164,7 @@ def checker_job(
         inputs[FILTER_NAME] = seccomp_filter
         argv = (str(python), *PYTHON_FLAGS, "-c", _FILTERED)
     return Job(
-        argv=argv,
+        argv=("/bin/sh", "-c", _SAY_STARTED, "jig-start", *argv),
         view=View(
             read_only=interpreter_view(python).read_only,
             hidden=interpreter_view(python).hidden,

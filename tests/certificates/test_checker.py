@@ -139,3 +139,19 @@ def test_a_marker_read_strictly_is_a_protocol_error_never_a_crash(
     outcome = through_bubblewrap(checker)
     assert outcome["reason"] == "checker_protocol", outcome["detail"]
     assert said in outcome["detail"] and outcome["canonical"] is None
+
+
+@pytest.mark.parametrize("witness", [b"token\xff", b"token\xfe", b"tok\xc3"])
+def test_a_marker_that_is_not_utf8_breaks_the_protocol(through_bubblewrap, witness):
+    """Read as text with replacement these would all be `token` + U+FFFD: one canonical form
+    and one fingerprint for different witnesses."""
+    outcome = through_bubblewrap("echo_bytes.py", witness)
+    assert outcome["reason"] == "checker_protocol", outcome
+    assert "line is not UTF-8" in outcome["detail"]
+
+
+def test_a_real_replacement_character_is_a_canonical_form_of_its_own(through_bubblewrap):
+    replaced = through_bubblewrap("echo_bytes.py", "token\ufffd".encode())
+    plain = through_bubblewrap("echo_bytes.py", b"token")
+    assert (replaced["reason"], replaced["canonical"]) == ("ok", "token\ufffd")
+    assert plain["canonical"] == "token"  # two witnesses, two canonical forms, two hashes

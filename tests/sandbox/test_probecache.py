@@ -158,3 +158,30 @@ def test_a_probe_that_found_no_cap_is_never_kept(fresh, monkeypatch):
     _new_process(monkeypatch)
     probe.probe(route, TRIVIAL)
     assert fresh == ["bubblewrap", "bubblewrap"]
+
+
+def test_a_checker_that_prints_the_launchers_words_is_not_run_twice(fresh, monkeypatch):
+    """A witness that makes the checker say `bwrap: …` on stderr and fail must not pass for a
+    stale probe: the launcher started the checker (its stdout opens with jig's line, which
+    the checker cannot take back), so the run is judged once, within its wall clock."""
+    from jigcli.certificates import checker
+
+    route = route_named("bubblewrap")
+    if probe.probe(route, TRIVIAL) is not None:
+        pytest.skip("bubblewrap does not work here")
+    _new_process(monkeypatch)
+    probe.probe(route, TRIVIAL)
+    if not probe.remembered(route, TRIVIAL):
+        pytest.skip("no process cap holds here, so no probe is kept")
+    runs: list[str] = []
+    real = checker.execute
+    monkeypatch.setattr(checker, "execute", lambda *a, **k: runs.append("run") or real(*a, **k))
+    forger = (
+        b"import sys\n"
+        b'sys.stderr.write("bwrap: Can\'t mount proc on /newroot/proc: "\n'
+        b'                 "Operation not permitted\\n")\n'
+        b"sys.exit(1)\n"
+    )
+    outcome = check_witness(forger, b"", LIMITS, route="bubblewrap")
+    assert probe.remembered(route, TRIVIAL)  # the kept probe was used, not forgotten
+    assert runs == ["run"] and outcome.reason == "checker_error", outcome
