@@ -6,6 +6,7 @@ as `jig: <message>` and exits with `exit_code`. Anything else that escapes is a 
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 import signal
@@ -60,6 +61,20 @@ def interrupted_code(stop: BaseException | None = None) -> int:
     return 128 + stop.signum if isinstance(stop, Terminated) else 130
 
 
+def _internal_error(error: Exception) -> NoReturn:
+    """A bug in jig, not the user's doing: one line naming it, exit 3 (`JIG_DEBUG=1`: the
+    traceback instead)."""
+    from jigcli.console import say_error
+
+    if os.environ.get("JIG_DEBUG") == "1":
+        raise error
+    say_error(
+        f"internal error ({type(error).__name__}: {error}); rerun with JIG_DEBUG=1 "
+        "for the traceback and report it."
+    )
+    sys.exit(3)
+
+
 def guarded(call: Callable[[], int | None]) -> NoReturn:
     """The one error boundary of every entry point: run `call` and exit with its code.
 
@@ -77,14 +92,17 @@ def guarded(call: Callable[[], int | None]) -> NoReturn:
         sys.exit(error.exit_code)
     except KeyboardInterrupt as stop:
         sys.exit(interrupted_code(stop))
+    except OSError as error:
+        if error.errno != errno.ENAMETOOLONG or os.environ.get("JIG_DEBUG") == "1":
+            _internal_error(error)
+        # Only a path the user gave (or one made from it) is too long: theirs to shorten.
+        from jigcli.display import one_line
+
+        said = one_line(error.filename or "a path", 60)
+        say_error(f"{said} is too long for this system; pass a shorter path.")
+        sys.exit(UsageError.exit_code)
     except Exception as error:  # a bug in jig, not the user's doing: say so in one line
-        if os.environ.get("JIG_DEBUG") == "1":
-            raise
-        say_error(
-            f"internal error ({type(error).__name__}: {error}); rerun with JIG_DEBUG=1 "
-            "for the traceback and report it."
-        )
-        sys.exit(3)
+        _internal_error(error)
     finally:
         # Everything jig made is about to go at once: frozen, it is skipped by the collections
         # the interpreter runs on its way out (some 25 ms of a certificate's `jig verify`).

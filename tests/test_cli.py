@@ -266,3 +266,39 @@ def test_every_help_fits_an_80_column_terminal(path: list[str]) -> None:
     assert done.returncode == 0, done.stderr
     too_wide = [line for line in done.stdout.splitlines() if len(line) > 80]
     assert too_wide == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["verify", "a/" * 2100 + "x.json"],  # past PATH_MAX
+        ["verify", "a" * 300 + ".json"],  # a name past NAME_MAX
+        ["verify", "a" * 300 + ".json", "Certificates/C001/submissions/off-by-one.json"],
+        ["policy", "a" * 300 + ".lean"],
+        ["compile", "a" * 300 + ".tex"],
+        ["lean-check", "a" * 300 + ".tex"],
+        ["selftest", "a" * 300],
+    ],
+    ids=[
+        "verify-path",
+        "verify-name",
+        "verify-batch",
+        "policy",
+        "compile",
+        "lean-check",
+        "selftest",
+    ],
+)
+def test_a_path_too_long_for_the_system_is_a_usage_error_in_one_line(args: list[str]) -> None:
+    import os
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "jigcli", *args],
+        cwd=Path(__file__).resolve().parents[1], env={**os.environ, "NO_COLOR": "1"},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    (said,) = done.stderr.strip().splitlines()
+    assert said.startswith("jig: ") and "…" in said and len(said) < 200
+    assert "shorter path" in said and done.stdout == ""

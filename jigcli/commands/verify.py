@@ -22,7 +22,12 @@ from jigcli.render.running import step_words, watching
 from jigcli.repo import Repo
 from jigcli.summary import append_step_summary, verdict_markdown
 from jigcli.verdict import REASONS, Verdict
-from jigcli.verify.arguments import check_manifest_argument, check_work_folder, repo_for
+from jigcli.verify.arguments import (
+    check_manifest_argument,
+    check_path_length,
+    check_work_folder,
+    repo_for,
+)
 from jigcli.verify.context import VerifyOptions
 from jigcli.verify.submission import verify
 
@@ -47,6 +52,8 @@ def run(
     manifests = [manifest] if isinstance(manifest, Path) else list(manifest)
     if lane not in LANES:
         raise UsageError(f"--lane {lane!r} is not a lane; use {' or '.join(LANES)}.")
+    for given in manifests:
+        check_path_length(given)
     if len(manifests) == 1 and manifests[0].is_file():
         return _run_one(
             manifests[0],

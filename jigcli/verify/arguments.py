@@ -3,6 +3,7 @@ start-up imports it)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from jigcli.errors import RepoNotFound, UsageError
@@ -13,8 +14,29 @@ from jigcli.safewrite import UnsafeTarget
 NOT_MANIFESTS = (".lean", ".tex", ".pdf", ".witness", ".txt", ".olean")
 
 
+# Linux's limits on a path and on one of its names (PATH_MAX, NAME_MAX), in bytes.
+PATH_BYTES, NAME_BYTES = 4096, 255
+
+
+def check_path_length(path: Path) -> None:
+    """Refuse a path no system call can take (a usage error, not a crash), shown cut short."""
+    from jigcli.display import one_line
+
+    raw = os.fsencode(path)
+    longest = max((len(part) for part in raw.split(b"/")), default=0)
+    if len(raw) < PATH_BYTES and longest <= NAME_BYTES:
+        return
+    shown = one_line(path, 60)
+    if len(raw) >= PATH_BYTES:
+        why = f"is {len(raw)} bytes long, past the system's limit of {PATH_BYTES - 1}"
+    else:
+        why = f"has a name of {longest} bytes, past the system's limit of {NAME_BYTES}"
+    raise UsageError(f"{shown} {why}; pass a shorter path to the manifest.")
+
+
 def check_manifest_argument(manifest: Path) -> None:
     """Refuse, before any work, an argument that cannot be a manifest, naming the right file."""
+    check_path_length(manifest)
     if manifest.suffix in NOT_MANIFESTS:
         beside = manifest.with_suffix(".json")
         hint = f"pass {beside}" if beside.is_file() else "pass the submission's manifest (.json)"
