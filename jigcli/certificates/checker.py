@@ -124,7 +124,7 @@ def check_witness(
         )
     cap = probing.process_cap(chosen, trial)
     wall = limits.wall_sec if deadline is None else min(limits.wall_sec, deadline.remaining())
-    loaded = seccomp.program() if chosen.program_filters else None
+    loaded = seccomp.program(ip=False) if chosen.program_filters else None
     job = isolation.checker_job(interpreter, checker_source, witness, limits, wall, loaded)
     try:
         started, done = _started(execute(chosen, job, cap.mechanism))

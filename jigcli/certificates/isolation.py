@@ -172,6 +172,7 @@ def checker_job(
         ),
         limits=sandbox_limits(limits, wall_sec),
         env=PYTHON_ENV,
+        ip=False,  # a checker reads a witness and prints a line: local sockets at most
     )
 
 

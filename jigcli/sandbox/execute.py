@@ -172,9 +172,9 @@ def _child_pid(said: bytes) -> int | None:
 
 
 @contextlib.contextmanager
-def _filter_fd(route: Route) -> Iterator[int | None]:
+def _filter_fd(route: Route, job: Job) -> Iterator[int | None]:
     """The seccomp program on a file descriptor, for a route that loads one; else None."""
-    program = seccomp.program() if route.filters_calls else None
+    program = seccomp.program(ip=job.ip) if route.filters_calls else None
     if program is None:
         yield None
         return
@@ -200,7 +200,7 @@ def execute(
     try:
         with (
             staged(job) as stage,
-            _filter_fd(route) as filter_fd,
+            _filter_fd(route, job) as filter_fd,
             cgroups.enforced(cap, limits.processes, limits.memory_mb) as cgroup,
             _adopted_init(route) as info_fd,
         ):

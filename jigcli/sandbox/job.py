@@ -69,6 +69,9 @@ class Job(NamedTuple):
     view: View
     limits: Limits
     env: Mapping[str, str] = MappingProxyType({})
+    # Whether it may open IP sockets (loopback only: every route has its own network); a
+    # job that needs none gets local sockets alone (`seccomp.LOCAL_FAMILIES`).
+    ip: bool = True
 
 
 class SetupFailed(Exception):

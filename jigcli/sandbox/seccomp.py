@@ -5,7 +5,8 @@ the kernel keyrings (the invoker's keys), io_uring (a second system-call interfa
 filter cannot see into), BPF, perf, ptrace and cross-process memory access, every way to
 mount or to enter or make namespaces, module loading, kexec, reboot, swap, clock and
 accounting changes; and every socket family but local and IP ones (`SOCKET_FAMILIES`: vsock
-is not namespaced). Each refused call fails with EPERM (ENOSYS for `clone3` and io_uring,
+is not namespaced), or but local ones for a job that needs no IP (`LOCAL_FAMILIES`: a
+certificate's checker). Each refused call fails with EPERM (ENOSYS for `clone3` and io_uring,
 so that a C library falls back to `clone` and plain reads; EAFNOSUPPORT for a socket
 family); everything else is allowed.
 
@@ -107,32 +108,37 @@ SOCKET_FAMILIES = (
     2,  # AF_INET
     10,  # AF_INET6
 )
+# What a job that needs no IP gets (`Job.ip`: a certificate's checker): local sockets only.
+# An IP socket's buffers are charged to the host's TCP memory (`tcp_mem`), which no memory
+# cgroup of cgroup v1 counts; a checker holding many could starve every socket on the host.
+LOCAL_FAMILIES = (1,)
 # Every family number the kernel has had (AF_MAX is 46 in Linux 6.x); those from here on
 # are refused by one rule.
 FAMILY_LIMIT = 46
 
-_built: list[bytes | str] = []
+_built: dict[tuple[int, ...], bytes | str] = {}
 _lock = threading.Lock()
 
 
-def program() -> bytes | None:
-    """The filter as BPF for `bwrap --seccomp`, built once; None where it cannot be."""
-    built = _build_once()
+def program(*, ip: bool = True) -> bytes | None:
+    """The filter as BPF for `bwrap --seccomp`, built once per process for each set of socket
+    families (`ip`: the IP ones too); None where it cannot be."""
+    built = _build_once(SOCKET_FAMILIES if ip else LOCAL_FAMILIES)
     return built if isinstance(built, bytes) else None
 
 
 def unavailable() -> str | None:
     """Why no filter can be built here, else None."""
-    built = _build_once()
+    built = _build_once(SOCKET_FAMILIES)
     return built if isinstance(built, str) else None
 
 
-def _build_once() -> bytes | str:
+def _build_once(families: tuple[int, ...]) -> bytes | str:
     with _lock:
-        if not _built:
-            stored = _stored()
-            _built.append(stored if stored is not None else _build_and_store())
-        return _built[0]
+        if families not in _built:
+            stored = _stored(families)
+            _built[families] = stored if stored is not None else _build_and_store(families)
+        return _built[families]
 
 
 # The BPF is kept in the cache folder: building it (libseccomp through ctypes) costs some
@@ -142,9 +148,9 @@ _BPF_CAP = 256 * 1024
 _LIBRARY_FOLDERS = ("/usr/lib/{arch}-linux-gnu", "/lib/{arch}-linux-gnu", "/usr/lib64", "/usr/lib")
 
 
-def _cache_entry() -> cachedir.Entry:
+def _cache_entry(families: tuple[int, ...]) -> cachedir.Entry:
     machine = os.uname().machine
-    stamp = [machine, Path(__file__).read_bytes()]
+    stamp = [machine, Path(__file__).read_bytes(), families]
     for folder in _LIBRARY_FOLDERS:
         library = Path(folder.format(arch=machine), "libseccomp.so.2")
         with contextlib.suppress(OSError):
@@ -153,31 +159,31 @@ def _cache_entry() -> cachedir.Entry:
     return cachedir.entry("seccomp", stamp, ".bpf")
 
 
-def _stored() -> bytes | None:
+def _stored(families: tuple[int, ...]) -> bytes | None:
     """The BPF built earlier from these very rules and library, when it was kept."""
-    bpf = cachedir.read_entry(_cache_entry(), _BPF_CAP)
+    bpf = cachedir.read_entry(_cache_entry(families), _BPF_CAP)
     return bpf if bpf and len(bpf) % 8 == 0 else None  # whole BPF instructions, or a miss
 
 
-def _build_and_store() -> bytes | str:
-    built = _build()
+def _build_and_store(families: tuple[int, ...]) -> bytes | str:
+    built = _build(families)
     if isinstance(built, bytes):
-        cachedir.keep(_cache_entry(), built)
+        cachedir.keep(_cache_entry(families), built)
     return built
 
 
-def _build() -> bytes | str:
+def _build(families: tuple[int, ...] = SOCKET_FAMILIES) -> bytes | str:
     try:
         import pyseccomp as seccomp  # type: ignore[import-untyped]
     except (ImportError, OSError) as missing:  # no binding, or no libseccomp.so.2
         return f"no libseccomp here ({missing}); apt-get install libseccomp2"
     try:
-        return _export(_filter(seccomp))
+        return _export(_filter(seccomp, families))
     except (OSError, RuntimeError, ValueError) as failed:
         return f"libseccomp could not build the filter: {failed}"
 
 
-def _filter(seccomp: Any) -> Any:
+def _filter(seccomp: Any, families: tuple[int, ...]) -> Any:
     rules = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
     # A binary tree of the refused calls rather than a list: every call the program makes
     # runs the filter (libseccomp 2.5+; older ones keep the list).
@@ -190,7 +196,7 @@ def _filter(seccomp: Any) -> Any:
     for call in ("socket", "socketpair"):
         refused = seccomp.ERRNO(errno.EAFNOSUPPORT)
         for family in range(FAMILY_LIMIT):
-            if family not in SOCKET_FAMILIES:
+            if family not in families:
                 rules.add_rule(refused, call, seccomp.Arg(0, seccomp.EQ, family))
         rules.add_rule(refused, call, seccomp.Arg(0, seccomp.GE, FAMILY_LIMIT))
     for flag in CLONE_NAMESPACES:

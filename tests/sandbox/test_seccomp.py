@@ -27,7 +27,7 @@ def _number(name: str) -> int:
 
 def test_without_libseccomp_the_reason_says_what_to_install(monkeypatch, tmp_path):
     monkeypatch.setenv("JIG_CACHE_DIR", str(tmp_path))  # nothing built here before either
-    monkeypatch.setattr(seccomp, "_built", [])
+    monkeypatch.setattr(seccomp, "_built", {})
     monkeypatch.setitem(sys.modules, "pyseccomp", None)
     assert "apt-get install libseccomp2" in (seccomp.unavailable() or "")
     assert seccomp.program() is None
@@ -35,22 +35,35 @@ def test_without_libseccomp_the_reason_says_what_to_install(monkeypatch, tmp_pat
 
 @pytest.fixture(autouse=True)
 def _fresh_filter(monkeypatch):
-    monkeypatch.setattr(seccomp, "_built", [])
+    monkeypatch.setattr(seccomp, "_built", {})
 
 
 def test_the_filter_is_kept_and_the_next_process_loads_it_without_libseccomp(monkeypatch, tmp_path):
     from jigcli.sandbox import seccomp as filters
 
     monkeypatch.setenv("JIG_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(filters, "_built", [])
+    monkeypatch.setattr(filters, "_built", {})
     built = filters.program()
     if built is None:
         pytest.skip(f"no filter here: {filters.unavailable()}")
-    monkeypatch.setattr(filters, "_built", [])  # a new process
-    monkeypatch.setattr(filters, "_build", lambda: pytest.fail("built again"))
+    monkeypatch.setattr(filters, "_built", {})  # a new process
+    monkeypatch.setattr(filters, "_build", lambda families: pytest.fail("built again"))
     assert filters.program() == built
     # A damaged entry (not whole BPF instructions) is a miss: built again, not loaded.
-    filters._cache_entry().shown().write_bytes(built[:-3])
-    monkeypatch.setattr(filters, "_built", [])
-    monkeypatch.setattr(filters, "_build", lambda: b"\0" * 8)
+    filters._cache_entry(filters.SOCKET_FAMILIES).shown().write_bytes(built[:-3])
+    monkeypatch.setattr(filters, "_built", {})
+    monkeypatch.setattr(filters, "_build", lambda families: b"\0" * 8)
     assert filters.program() == b"\0" * 8
+
+
+def test_a_job_that_needs_no_ip_gets_a_filter_that_refuses_it(monkeypatch, tmp_path):
+    from jigcli.sandbox import seccomp as filters
+
+    monkeypatch.setenv("JIG_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(filters, "_built", {})
+    with_ip, local = filters.program(), filters.program(ip=False)
+    if with_ip is None:
+        pytest.skip(f"no filter here: {filters.unavailable()}")
+    assert local is not None and local != with_ip  # two programs, kept apart
+    kept = sorted(path.name for path in (tmp_path / "seccomp").iterdir())
+    assert len(kept) == 2
