@@ -274,9 +274,11 @@ exec setpriv --inh-caps=-all --bounding-set=-all --securebits={_SECUREBITS} --no
 """
 # What of the host's top folders the unshare route keeps in view: the system's own, and the
 # ones it replaces with tmpfs of its own (/tmp) or that hold no user's files (/proc, /dev).
+# /run and /var are covered as bubblewrap's view leaves them out: they hold services' sockets
+# (a root-owned one under /run), their homes (world-readable ones under /var/lib) and
+# folders anyone may write in whose files would outlive the run.
 _SHOWN_TOPS = frozenset(
-    {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "proc", "dev", "sys"}
-    | {"tmp", "run", "var"}
+    {"usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "proc", "dev", "sys"} | {"tmp"}
 )
 
 
@@ -299,6 +301,15 @@ def _hidden_from(job: Job) -> list[str]:
             if not any(path.is_relative_to(child) for path in needed)
         ]
     return hidden
+
+
+def _not_below(paths: list[str], covers: list[str]) -> list[str]:
+    """`paths` but those lying strictly below one of `covers` (an empty tmpfs holds none)."""
+
+    def covered(path: str) -> bool:
+        return any(path != cover and Path(path).is_relative_to(cover) for cover in covers)
+
+    return [path for path in paths if not covered(path)]
 
 
 def _world_writable() -> list[str]:
@@ -341,7 +352,7 @@ class UnshareRoot(Route):
     holds_as_root = True
     files = (
         "only world-readable files of the system folders and the job's own paths (every "
-        "other top folder, homes and /root included, covered by an empty tmpfs)"
+        "other top folder, homes, /root, /run and /var included, covered by an empty tmpfs)"
     )
     as_root = (
         "the host's nobody, in its own user namespace with no capabilities; a new session "
@@ -349,9 +360,8 @@ class UnshareRoot(Route):
     )
     isolates = (
         "network, host processes, IPC and hostname; runs as nobody with no capabilities "
-        "(only world-readable files); every folder but the system's and the job's hidden; "
-        "host /tmp, /dev/shm and every world-writable folder of /var and /run (private sized "
-        "tmpfs)"
+        "(only world-readable files); every folder but the system's and the job's hidden, "
+        "/run and /var included; host /tmp and /dev/shm (private sized tmpfs)"
     )
 
     def unavailable(self) -> str | None:
@@ -379,7 +389,8 @@ class UnshareRoot(Route):
     ) -> list[str]:
         scratch = job.limits.scratch_mb * MB + sum(len(data) for data in job.view.inputs.values())
         workdir = str(job.view.workdir or self.scratch(stage))
-        hidden, writable = _hidden_from(job), _world_writable()
+        hidden = _hidden_from(job)
+        writable = _not_below(_world_writable(), hidden)  # what a cover leaves in view
         if str(stage.parent) not in hidden:  # other runs' stages; the init reads its own by
             hidden.append(str(stage.parent))  # its working folder, which the cover leaves
         sizes = [str(scratch), str(job.limits.scratch_mb * MB), workdir]

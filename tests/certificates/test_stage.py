@@ -99,3 +99,24 @@ def test_one_runs_checker_cannot_see_or_change_another_runs_stage(through, monke
         assert "jig-sandbox-1-other" not in seen["canonical"]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_no_route_shows_a_checker_the_hosts_run_or_var(through):
+    """Services' sockets under /run, their world-readable homes under /var/lib, folders anyone
+    may write in: bubblewrap's view leaves them out, and unshare-root covers them alike."""
+    home = Path(tempfile.mkdtemp(prefix="jig-service-", dir="/var/lib"))
+    try:
+        home.chmod(0o755)
+        (home / "token").write_text("a service's world-readable secret\n")
+        (home / "token").chmod(0o644)
+        seen = through(
+            "list_folders.py", json.dumps({"paths": ["/run", "/var", "/var/lib"]}).encode()
+        )
+        assert seen["reason"] == "ok", seen
+        listed = json.loads(seen["canonical"])
+        for path in ("/run", "/var", "/var/lib"):
+            assert listed[path] in ([], "FileNotFoundError"), (path, listed[path])
+        secret = through("read_canary.py", json.dumps({"path": str(home / "token")}).encode())
+        assert "secret" not in json.dumps(secret)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
