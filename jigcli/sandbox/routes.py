@@ -250,7 +250,9 @@ _SECUREBITS = "+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+
 # Runs as root of the run's own user namespace, in the stage folder: an empty read-only tmpfs
 # over each host folder the job does not need (`_hidden_from`), private sized tmpfs over the
 # host's shared writable folders, the inputs copied into the scratch tmpfs at /tmp, then
-# every capability dropped for good (uid 0 of the namespace regains none on exec). PID 1 of a
+# every capability dropped for good (uid 0 of the namespace regains none on exec); /proc is
+# read-only, so no process of the run writes another's memory (/proc/1/mem: the shell below,
+# which the seccomp filter the checker's interpreter loads does not cover). PID 1 of a
 # namespace ignores signals it has no handler for, SIGXCPU included, so the program must not
 # be PID 1: a shell is, and waits for it (`; exit` keeps the shell from exec'ing it). A mount
 # that fails ends the setup (`set -e`): the route then fails its probe, never runs half-hidden.
@@ -268,6 +270,7 @@ mount -t tmpfs -o size=$shared,mode=1777 jig-shm /dev/shm
 if [ -d /dev/mqueue ]; then mount -t mqueue jig-mqueue /dev/mqueue; fi
 mount -t tmpfs -o size=$scratch,mode=0700 jig-scratch /tmp
 cp -R -T . /tmp
+mount -o remount,ro,nosuid,nodev,noexec /proc
 cd "$workdir" && unset OLDPWD
 exec setpriv --inh-caps=-all --bounding-set=-all --securebits={_SECUREBITS} --no-new-privs \\
   -- /bin/sh -c '"$@"; exit $?' jig-init "$@"

@@ -120,3 +120,14 @@ def test_no_route_shows_a_checker_the_hosts_run_or_var(through):
         assert "secret" not in json.dumps(secret)
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+def test_no_checker_can_write_the_memory_of_its_sandboxs_init(through):
+    """unshare-root's PID 1 is a shell the filter does not cover: with /proc writable, a
+    checker could write an execve into /proc/1/mem and run unfiltered."""
+    outcome = through("proc_mem.py")
+    assert outcome["reason"] == "ok", outcome
+    seen = json.loads(outcome["canonical"])
+    assert seen["opened"] == []
+    if outcome["isolation"] == "unshare-root":  # the /proc it sees, the last mounted, is ro
+        assert seen["proc"][-1].split(",")[0] == "ro", seen
