@@ -32,11 +32,12 @@ import os
 import stat
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
 from jigcli.errors import UsageError
-from jigcli.safefiles import Unreadable, read_from
+from jigcli.safefiles import Unreadable, others_may_swap_in, read_from
 
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -89,7 +90,6 @@ def usable_root() -> Path | None:
 
 def _check_above(root: Path) -> None:
     """No folder above `root` lets another user rename or replace what lies below it."""
-    me = os.geteuid()
     for folder in reversed(root.parents):
         try:
             info = os.stat(folder)
@@ -99,10 +99,7 @@ def _check_above(root: Path) -> None:
             raise NotPrivate(f"cannot look at {folder} ({error.strerror}); {_FIX}") from None
         if not stat.S_ISDIR(info.st_mode):
             raise NotPrivate(f"{folder} is not a folder; {_FIX}")
-        others_write = info.st_mode & stat.S_IWOTH or (
-            info.st_mode & stat.S_IWGRP and info.st_gid != os.getegid()
-        )
-        if info.st_uid not in (0, me) or (others_write and not info.st_mode & stat.S_ISVTX):
+        if others_may_swap_in(info):
             raise NotPrivate(
                 f"{folder} (above the cache folder {root}) can be changed by another user, "
                 f"who could swap the cache; {_FIX}"
@@ -204,7 +201,7 @@ def forget(kept: Entry) -> None:
 
 
 @contextlib.contextmanager
-def _kind_folder(kind: str, *, make: bool):  # type: ignore[no-untyped-def]
+def _kind_folder(kind: str, *, make: bool) -> Iterator[int | None]:
     """The `kind` folder below the private cache folder, held open; None when there is none
     to use (yields rather than returns, so that it is always closed)."""
     fd = _open_kind(kind, make=make)

@@ -42,6 +42,18 @@ class Unreadable(Exception):
         self.size = size
 
 
+def others_may_swap_in(info: os.stat_result) -> bool:
+    """Whether another user could rename or replace what lies in the folder `info` describes:
+    it is not root's or the invoking user's, or others may write in it (group: unless it is
+    the user's own group) without the sticky bit, which `/tmp` has."""
+    others_write = info.st_mode & stat.S_IWOTH or (
+        info.st_mode & stat.S_IWGRP and info.st_gid != os.getegid()
+    )
+    return info.st_uid not in (0, os.geteuid()) or bool(
+        others_write and not info.st_mode & stat.S_ISVTX
+    )
+
+
 def read_file(path: Path, cap: int) -> bytes:
     """The bytes of `path`, whose last part must not be a link (its folders may be)."""
     return _read(lambda: os.open(path, _FILE), cap)

@@ -124,19 +124,20 @@ def _verify_watched(
 ) -> Verdict:
     """`verify`, naming the step on stderr once it is slow; a Ctrl-C (or SIGTERM) says where
     it stopped and that nothing was written, then jig exits as for that signal."""
-    last = ["start"]
+    last = "start"
     try:
         with watching(shown, quiet=quiet) as show_tick:
 
             def tick(step: str, seconds: float) -> None:
-                last[0] = step
+                nonlocal last
+                last = step
                 show_tick(step, seconds)
 
             return verify(path, repo, options, on_tick=tick)
     except KeyboardInterrupt as stop:  # the live line is gone by now: the sentence stands alone
         how = "stopped by a signal" if isinstance(stop, Terminated) else "interrupted"
         say_error(
-            f"{how} while {step_words(last[0])}: {shown} has no verdict and nothing was "
+            f"{how} while {step_words(last)}: {shown} has no verdict and nothing was "
             "written; run jig verify again to check it."
         )
         raise

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from jigcli.process import Limits as RunLimits
 from jigcli.process import ProgramMissing, become_subreaper, reap, run_bounded
+from jigcli.safefiles import others_may_swap_in
 from jigcli.sandbox import cgroups, seccomp
 from jigcli.sandbox.environment import environment
 from jigcli.sandbox.job import Execution, Job, SetupFailed
@@ -72,7 +73,7 @@ def _fill(stage: Path, inputs: Mapping[str, bytes]) -> None:
         raise SetupFailed(why) from None
     try:
         info = os.fstat(folder)
-        if info.st_uid != os.geteuid() or stat.S_IMODE(info.st_mode) != 0o700:
+        if info.st_uid != os.geteuid() or info.st_mode & 0o077:  # made 0700 (or less: umask)
             raise SetupFailed(f"the stage {stage} is not the folder jig made; not run")
         for name, data in inputs.items():
             fd = os.open(name, _NEW_FILE, 0o644, dir_fd=folder)
@@ -98,19 +99,14 @@ def temporary_root() -> Path:
 
 
 def _safe_parent(folder: Path) -> bool:
-    """Whether `folder` is a folder jig may write in whose entries only their owner (or root,
-    or jig's user) can rename: root's or the user's, and sticky if others may write in it."""
+    """Whether `folder` is a folder jig may write in whose entries no other user can rename."""
     try:
         info = os.stat(folder)
     except OSError:
         return False
-    others_write = info.st_mode & stat.S_IWOTH or (
-        info.st_mode & stat.S_IWGRP and info.st_gid != os.getegid()
-    )
     return (
         stat.S_ISDIR(info.st_mode)
-        and info.st_uid in (0, os.geteuid())
-        and (not others_write or bool(info.st_mode & stat.S_ISVTX))
+        and not others_may_swap_in(info)
         and os.access(folder, os.W_OK | os.X_OK)
     )
 

@@ -13,14 +13,17 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jigcli.manifest import Manifest, ManifestError, read_manifest
 from jigcli.process import Deadline, stopping
 from jigcli.repo import Repo
 from jigcli.safefiles import name_problem, shown_name
 from jigcli.verdict import Verdict
+
+if TYPE_CHECKING:
+    from jigcli.render.running import Tick
 from jigcli.verify.context import VerifyContext, VerifyOptions
 
 # After the budget, the pipeline thread gets this long to notice and stop on its own.
@@ -32,7 +35,7 @@ def verify(
     manifest_path: Path,
     repo: Repo,
     options: VerifyOptions,
-    on_tick: Callable[[str, float], None] | None = None,
+    on_tick: Tick | None = None,
 ) -> Verdict:
     """Verify the submission whose manifest is at `manifest_path` (absolute; inside the repo
     it is read through no link below the root, so give it unresolved: `Repo.inside`).
@@ -70,7 +73,7 @@ def _wait(
     worker: threading.Thread,
     until: float,
     context: VerifyContext,
-    on_tick: Callable[[str, float], None] | None,
+    on_tick: Tick | None,
 ) -> None:
     """Join `worker` by `until` (monotonic), telling `on_tick` the step as it goes."""
     started = time.monotonic()
