@@ -57,6 +57,7 @@ build a pattern consuming uninteresting tokens in bulk with the same boundaries.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -130,17 +131,41 @@ NOT_TEXT_BMP = (
 NOT_TEXT_ASTRAL = "\U000e0000-\U000e007f\U000f0000-\U0010ffff"
 NOT_TEXT = NOT_TEXT_BMP + NOT_TEXT_ASTRAL
 
-# Multi-character symbols that end in `'` and must be read whole, or the `'` would start a char
-# literal: Mathlib's `''` (image), `⁻¹'` (preimage), `∑'` and `∏'`, core's `×'` and `Σ'`. No
-# symbol here ends in `-` or `/`, so `--` and `/-` always start a comment; `]'` is `getElem`'s
-# proof argument (`xs[i]'h`, the `"]'"` token of lean4 src/Init/GetElem.lean). Where Lean's token
-# table (which imports extend) could disagree, `jigcli.lean.policy` refuses the source.
-# `@[` and `:=` are here for the scanner's convenience.
-MULTI_SYMBOLS = ("⁻¹'", "''", "∑'", "∏'", "×'", "Σ'", "]'", "@[", ":=")
-_MULTI = "|".join(re.escape(s) for s in sorted(MULTI_SYMBOLS, key=len, reverse=True))
+# Multi-character symbols read whole: the pinned table's tokens that `changes_reading`
+# (`tokens.yaml`, `symbols`), among them those holding a `'` (`''`, `⁻¹'`, `∑'`, `]'` of
+# `xs[i]'h`, whose `'` would otherwise start a char literal) and those with a letter right
+# after a symbol (`→o`). `@[` and `:=` are here for the scanner's convenience. A file's own
+# notation adds tokens (`Lexer(text, declared)`), read the same way from where it declares
+# them; where Lean's table and this one could disagree, `jigcli.lean.policy` refuses.
+_IDENT_SHAPED = re.compile(_IDENT)
+_GLUE = re.compile(f"[^{ID_REST}][{ID_FIRST}]")
 
 
-def _master(ident: str, name: str) -> re.Pattern[str]:
+def changes_reading(token: str) -> bool:
+    """Whether reading `token` one character at a time, as this lexer reads a symbol it does
+    not know, could split the text differently from Lean's tokenizer, which reads the longest
+    token of its table: a quote, `%`, `«»` or a backslash inside it, a comment marker inside
+    it or an end in `-` or `/` (which could start one), or a letter right after a symbol
+    (which this lexer would start an identifier with)."""
+    if len(token) < 2 or _IDENT_SHAPED.fullmatch(token):
+        return False
+    return (
+        any(c in token for c in "'\"`«»\\%")
+        or any(marker in token for marker in ("--", "/-", "-/"))
+        or token.endswith(("-", "/"))
+        or _GLUE.search(token) is not None
+    )
+
+
+PINNED_SYMBOLS = frozenset(TOKENS["symbols"])
+MULTI_SYMBOLS = (*sorted(PINNED_SYMBOLS), "@[", ":=")
+
+
+def _alternation(tokens: frozenset[str] | tuple[str, ...]) -> str:
+    return "|".join(re.escape(s) for s in sorted(tokens, key=len, reverse=True)) or "(?!)"
+
+
+def _master(ident: str, name: str, multi: str) -> re.Pattern[str]:
     return re.compile(
         "|".join(
             f"(?P<{kind}>{pattern})"
@@ -155,15 +180,34 @@ def _master(ident: str, name: str) -> re.Pattern[str]:
                 ("number", _NUMBER),
                 ("command", _COMMAND),
                 ("ident", ident),
-                ("symbol", f"{_MULTI}|[^ \t\r\n\"'«{NOT_TEXT}]"),
+                ("symbol", f"{multi}|[^ \t\r\n\"'«{NOT_TEXT}]"),
                 ("error", f"[\"'«{NOT_TEXT}]"),
             )
         )
     )
 
 
-_MASTER = _master(_IDENT, _NAME)
-_MASTER_PLAIN = _master(_PLAIN_IDENT, _PLAIN_NAME)
+class _Table:
+    """The compiled patterns for one token table: the pinned symbols and a file's own."""
+
+    def __init__(self, declared: frozenset[str]) -> None:
+        symbols = PINNED_SYMBOLS | {t for t in declared if changes_reading(t)}
+        self.symbols = symbols
+        leading = frozenset(t for t in symbols if not re.match(f"[{ID_FIRST}«]", t))
+        multi = _alternation((*leading, "@[", ":="))
+        self.master = _master(_IDENT, _NAME, multi)
+        self.master_plain = _master(_PLAIN_IDENT, _PLAIN_NAME, multi)
+        # Tokens that start like an identifier (`x/`, `ℝ≥0`-like): Lean reads the token when
+        # it is at least as long as the identifier there (`isToken`, src/Lean/Parser/Basic.lean).
+        wordlike = symbols - leading
+        self.wordlike = re.compile(_alternation(wordlike)) if wordlike else None
+
+
+@functools.lru_cache(maxsize=64)
+def table(declared: frozenset[str] = frozenset()) -> _Table:
+    return _Table(declared)
+
+
 _NEST = re.compile(r"/-|-/")
 
 # Identifier-shaped words Lean reads as keywords (core commands, modifiers and term syntax),
@@ -223,15 +267,17 @@ class Lexer:
     closer of each raw-string width are, so that an unterminated literal is known as such at
     once: a text full of them still lexes in linear time."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, declared: frozenset[str] = frozenset()) -> None:
         self.text = text
+        self.table = table(declared)
         self._last_escape_close = text.rfind("»")
         self._last_raw_close: dict[int, int] = {}
 
     def at(self, pos: int) -> tuple[str, int]:
         """The kind and end offset of the token (or whitespace run, kind `ws`) at `pos`."""
         text = self.text
-        master = _MASTER if pos < self._last_escape_close else _MASTER_PLAIN
+        patterns = self.table
+        master = patterns.master if pos < self._last_escape_close else patterns.master_plain
         m = master.match(text, pos)
         if m is None:  # only at the end of the text: every character matches some alternative
             return "ws", pos
@@ -247,8 +293,12 @@ class Lexer:
             kind = {"-": "doc_comment", "!": "module_doc"}.get(third, "block_comment")
         elif kind == "raw":
             return self._raw(end, end - pos - 2)
-        elif kind == "ident" and m.group() in KEYWORDS:
-            kind = "keyword"
+        elif kind == "ident":
+            wordlike = patterns.wordlike.match(text, pos) if patterns.wordlike else None
+            if wordlike is not None and wordlike.end() >= end:
+                return "symbol", wordlike.end()
+            if m.group() in KEYWORDS:
+                kind = "keyword"
         return kind, end
 
     def _raw(self, body: int, hashes: int) -> tuple[str, int]:
@@ -263,9 +313,10 @@ class Lexer:
         return "string", self.text.find(closer, body) + len(closer)
 
 
-def tokenize(text: str) -> Iterator[Token]:
-    """Every token of `text` in order, whitespace left out (see the module docstring)."""
-    lexer = Lexer(text)
+def tokenize(text: str, declared: frozenset[str] = frozenset()) -> Iterator[Token]:
+    """Every token of `text` in order, whitespace left out (see the module docstring);
+    `declared`: tokens the text's own notation adds to the pinned table."""
+    lexer = Lexer(text, declared)
     pos = 0
     line = 1
     n = len(text)

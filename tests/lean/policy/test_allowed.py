@@ -363,10 +363,15 @@ def test_lines_are_right_after_multiline_comments_and_strings():
     assert found(source) == {(8, "sorry")}
 
 
-@pytest.mark.parametrize("source", ["x <-- y", "x ||-- y", "x \\/-- y -/", "p |-- q"])
+@pytest.mark.parametrize("source", ["x <--- y", "x ||-- y", "x \\/-- y -/", "p |-- q"])
 def test_a_comment_glued_to_an_operator_is_refused_whatever_lean_makes_of_it(source: str):
-    # `<-` is a token, so Lean reads `<-` `-` `y`; `||` is one too, so there it reads a comment.
+    # `||` is a token, so there Lean reads a comment; a table it extends could read otherwise.
     assert (1, "glued comment") in found(source)
+
+
+def test_a_pinned_token_ending_in_a_dash_is_read_whole_as_lean_reads_it():
+    # `<-` is core's ASCII `←`: Lean reads `<-` then `- sorry`, code, and so does the scan.
+    assert (1, "sorry") in found("theorem t : False := x <-- sorry")
 
 
 def test_the_fast_path_for_plain_declarations_and_opens_does_not_skip_a_comment():
