@@ -1,27 +1,32 @@
-"""Where a word stands: a tactic position (`by simp`, a line of a tactic block), a tactic's
-configuration (`simp (maxSteps := 100)`) or a named argument (`le_trans (b := c)`), and which
-configuration values are literals."""
+"""Where a token stands, read from the tokens before it: a tactic position (`by simp`, a line
+of a tactic block), a tactic's configuration (`simp (maxSteps := 100)`) or a named argument
+(`le_trans (b := c)`); and which configuration values are literals.
+
+Every tactic (and command) that takes `optConfig` elaborates its items into a configuration
+structure and evaluates it with `Meta.evalExpr'` (safety := .unsafe) while the file elaborates
+(`declare_config_elab`, lean4 src/Lean/Elab/Tactic/Config.lean): a value like `f 100` runs the
+submission's `f`. The same shape in a term is a named argument, which only elaborates. So a
+`(name := value)` group is judged a configuration, and its value must be a literal, unless the
+tokens before it prove it a named argument: its head (the token before it, past earlier
+groups and `+flag`/`-flag`) is a term that applies to it (a dotted name, a name after a term
+position such as `:=`, `exact` or `[`, a name or a closing bracket continuing an application).
+A head that is a tactic name of the pinned table (`tactics.yaml`), a term elaborator, an
+attribute, or anything else is a configuration: the judgement fails closed."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from jigcli.lean.lexer import ID_FIRST, ID_REST
+import yaml
+
+from jigcli.lean.lexer import ID_FIRST, ID_REST, Lexer
 from jigcli.lean.policy.tables import NOTATION_KEYWORDS
 
-_REST_CHAR = re.compile(f"[{ID_REST}]")
-_PLAIN_WORD = re.compile(rf"[{ID_FIRST}][{ID_REST}]*")
-
-# -- `(name := value)`: a named argument, or a tactic's configuration item --------------------
-#
-# Every tactic (and command) that takes `optConfig` elaborates its items into a configuration
-# structure and evaluates it with `Meta.evalExpr'` (safety := .unsafe) while the file
-# elaborates (`declare_config_elab`, lean4 src/Lean/Elab/Tactic/Config.lean): a value like
-# `f 100` runs the submission's `f`. The same shape in a term is a named argument, which only
-# elaborates. The scan tells them apart by position: a group that follows a tactic-shaped word
-# (`simp`, `grind`, `norm_num`, `decide`…, and the items before it) standing where a tactic
-# starts is a configuration item, and its value must be a literal.
-
+_TACTICS_DATA = yaml.safe_load(
+    (Path(__file__).resolve().parents[1] / "tactics.yaml").read_text(encoding="utf-8")
+)
+TACTICS = frozenset(_TACTICS_DATA["tactics"])
 # What may follow `(` when it opens `name :=` (comments may hide in between, so a comment
 # there is looked at too); the bulk skip stops at exactly these.
 _NAMED_AHEAD = rf"[ \t\r\n]*+(?:/-|--|[{ID_FIRST}«][^\s():]*+[ \t\r\n]*+(?::=|/-|--))"
@@ -29,49 +34,243 @@ _NAMED_AHEAD_RE = re.compile(_NAMED_AHEAD)
 _PLAIN_NAMED = re.compile(
     rf"[ \t]*+([{ID_FIRST}][{ID_REST}]*+(?>(?:\.[{ID_FIRST}][{ID_REST}]*+)*))[ \t]*+:="
 )
-# How far back the scan looks for the tactic a group belongs to and for the start of its line;
-# a bound keeps each look constant-time, so a file of many groups scans in linear time.
-_WINDOW = 400
-_TACTIC_SHAPED = re.compile(r"[a-z][A-Za-z0-9_]*[!?']*")
-_OPENER_OF = {")": "(", "]": "["}
-# Where a tactic starts: after these tokens on the same line (`by simp`, `<;> simp`,
-# `· simp`, `case h => simp`, `first | simp`), after a combinator that takes a tactic, or as
-# the first word of a line whose previous line does not leave a term unfinished.
-_TACTIC_SEPARATORS = ("by", ";", "<;>", "·", "=>", "|", "<|>", "{")
-# ... as whole tokens: `by` not the end of `hby`, `|` not the end of `<|` or `||`.
-_SEPARATOR_AT_END = re.compile(rf"(?:(?<![{ID_REST}])by|(?<![<|])\||<\|>|<;>|;|·|=>|\{{)\Z")
-_LAMBDA_AT_END = re.compile(rf"(?:(?<![{ID_REST}])fun|λ)[^\n|]*(?:=>|↦)\Z")
-_TACTIC_COMBINATORS = frozenset(
+_TRIVIA = frozenset({"ws", "line_comment", "block_comment", "doc_comment", "module_doc"})
+_PLAIN_WORD = re.compile(rf"[{ID_FIRST}][{ID_REST}]*")
+_WORDS = frozenset({"ident", "keyword"})
+
+
+class Stream:
+    """The significant tokens of a text as (kind, start, end), read lazily and in order with
+    the lexer in force at each position (a notation switches it where it declares tokens)."""
+
+    def __init__(self, text: str, lexer: Lexer) -> None:
+        self.text = text
+        self.tokens: list[tuple[str, int, int]] = []
+        self.read_to = 0
+        self.lexer = lexer
+
+    def switch(self, lexer: Lexer) -> None:
+        """Read on with `lexer` (the scan's, from where the scan now is)."""
+        self.lexer = lexer
+
+    def before(self, pos: int) -> list[tuple[str, int, int]]:
+        """The tokens read so far that end at or before `pos`, reading up to `pos` first."""
+        while self.read_to < pos:
+            kind, end = self.lexer.at(self.read_to)
+            if end <= self.read_to:  # the end of the text
+                break
+            if kind not in _TRIVIA:
+                self.tokens.append((kind, self.read_to, end))
+            self.read_to = end
+        tokens = self.tokens
+        count = len(tokens)
+        while count and tokens[count - 1][2] > pos:
+            count -= 1
+        return tokens[:count] if count < len(tokens) else tokens
+
+    def word(self, token: tuple[str, int, int]) -> str:
+        return self.text[token[1] : token[2]]
+
+    def symbol_before(self, tokens: list[tuple[str, int, int]], i: int) -> str:
+        """The token at `i` as a reader of Lean's symbols sees it: the lexer reads a symbol it
+        has no entry for one character at a time, so `<;>` is three tokens here; this gives
+        the longest of `_SYMBOLS` that the glued symbols ending at `i` end with."""
+        kind, start, end = tokens[i]
+        if kind != "symbol":
+            return self.text[start:end]
+        first = i
+        while first > 0 and tokens[first - 1][0] == "symbol" and tokens[first - 1][2] == start:
+            first -= 1
+            start = tokens[first][1]
+        run = self.text[start:end]
+        for size in (3, 2):
+            if run[-size:] in _SYMBOLS:
+                return run[-size:]
+        return self.text[tokens[i][1] : end]
+
+
+# The tokens after which a name is a term, so `(x := …)` after the name is its argument.
+_TERM_BEFORE = frozenset(
     {
-        *("try", "repeat", "repeat'", "all_goals", "any_goals", "focus", "first", "iterate"),
-        *("classical", "with_reducible", "with_reducible_and_instances", "with_unfolding_all"),
-        *("fail_if_success", "show_term", "then", "else", "solve", "next"),
+        *(":=", "(", "[", "⟨", ",", "←", "<-", "<|", "|>", "$", "=", "≠", "<", ">", "≤", "≥"),
+        *("↦", "=>"),
+        *("+", "-", "*", "/", "∘", "∣", "↔", "→", "∧", "∨", "¬", "@", "▸", ":"),
+        *("exact", "apply", "refine", "refine'", "use", "exists", "from", "show", "calc"),
+        *("using", "exacts", "specialize", "convert", "have", "obtain", "rcases", "rintro"),
+        *("exact_mod_cast", "apply_mod_cast", "simpa", "trans", "generalize", "set", "let"),
     }
 )
-# A previous line ending so leaves a term unfinished: the next line continues it.
-_CONTINUATIONS = (
-    *(":=", "(", ",", "<|", "|>", "$", "[", "⟨", "{", "←", "→", "↔", "=", "+", "*", "∧", "∨"),
-    *("exact", "refine", "refine'", "apply", "use", "exists", "exacts", "from", "show", "calc"),
-)
-# Words that take `(name := …)` arguments evaluated by macros, never by the interpreter:
-# `instance (priority := …)` (priorities are `prio` syntax, expanded by macros).
+_CLOSERS = frozenset({")", "]", "}", "⟩"})
+# Words whose `(name := …)` groups are syntax that macros expand, never evaluated:
+# `instance (priority := …)` (priorities are `prio` syntax) and the notation commands.
 _NOT_TACTICS = frozenset({"instance", *NOTATION_KEYWORDS})
+# How far back a head is looked for; beyond it the group is a configuration (fail closed).
+_BACK = 256
+# Aesop clauses that may stand between `aesop` and its `(config := …)`.
+_CLAUSES = frozenset({"add", "erase", "rule_sets", "config", "simp_config"})
+
+
+def _matching_open(stream: Stream, tokens: list[tuple[str, int, int]], close: int) -> int | None:
+    depth = 0
+    for i in range(close, max(-1, close - _BACK), -1):
+        word = stream.word(tokens[i])
+        if word == ")":
+            depth += 1
+        elif word == "(":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _skippable_group(stream: Stream, tokens: list[tuple[str, int, int]], opener: int) -> bool:
+    """A `(name := …)` group or an Aesop clause (`(add safe h)`) opening at `opener`."""
+    if opener + 2 >= len(tokens):
+        return False
+    first, second = stream.word(tokens[opener + 1]), stream.word(tokens[opener + 2])
+    return second == ":=" or first in _CLAUSES
+
+
+def configuration(stream: Stream, start: int) -> bool:
+    """Whether the `(name := …)` group whose `(` is at `start` configures a tactic (or an
+    elaborator, or a command), judged from the tokens before it; see the module docstring."""
+    tokens = stream.before(start)
+    i = len(tokens) - 1
+    floor = max(-1, i - _BACK)
+    while i > floor:
+        kind, head_start, _ = tokens[i]
+        word = stream.word(tokens[i])
+        if word == ")":
+            opener = _matching_open(stream, tokens, i)
+            if opener is None or not _skippable_group(stream, tokens, opener):
+                return not _term_before(stream, tokens, i)
+            i = opener - 1
+            continue
+        if kind in _WORDS and i > 0 and _flag_sign(stream, tokens, i):
+            i -= 2  # `+decide`, `-zeta`
+            continue
+        break
+    if i <= floor:
+        return True
+    return not _term_head(stream, tokens, i)
+
+
+def _flag_sign(stream: Stream, tokens: list[tuple[str, int, int]], i: int) -> bool:
+    sign = tokens[i - 1]
+    return stream.word(sign) in ("+", "-") and sign[2] == tokens[i][1]
+
+
+def _term_before(stream: Stream, tokens: list[tuple[str, int, int]], i: int) -> bool:
+    """Whether the token at `i` (a closing bracket of a term) is part of a term that an
+    argument can follow: what comes before its group decides, as for a name."""
+    opener = _matching_open(stream, tokens, i)
+    if opener is None or opener == 0:
+        return False
+    return _term_head(stream, tokens, opener)
+
+
+def _term_head(stream: Stream, tokens: list[tuple[str, int, int]], i: int) -> bool:
+    """Whether the token at `i` is a term that the group after it is an argument of."""
+    kind, start, end = tokens[i]
+    word = stream.word(tokens[i])
+    if word in _NOT_TACTICS:
+        return True
+    if kind in _WORDS:
+        if word in TACTICS or word.rstrip("!?") in TACTICS:
+            return False
+        if "." in word.strip("."):
+            return True
+        return i > 0 and _continues_a_term(stream, tokens, i)
+    if kind in ("number", "string", "char"):
+        return True
+    if word in _CLOSERS:
+        return i > 0 and _term_before(stream, tokens, i)
+    return word in ("(", "⟨") and i > 0 and _continues_a_term(stream, tokens, i)
+
+
+def _continues_a_term(stream: Stream, tokens: list[tuple[str, int, int]], i: int) -> bool:
+    """Whether the token at `i` stands where a term does: after a term position, or after a
+    name or closing bracket on the same line (an application going on). A name that starts a
+    line after something that ends a term starts a tactic there."""
+    kind, start, _ = tokens[i]
+    before_kind, _, before_end = tokens[i - 1]
+    before = stream.symbol_before(tokens, i - 1)
+    if before in _TERM_BEFORE:
+        return True
+    same_line = "\n" not in stream.text[before_end:start]
+    applied = before_kind in _WORDS | {"number"} or before in _CLOSERS
+    return same_line and applied and before not in TACTICS and before != "by"
+
+
+# -- tactic positions ---------------------------------------------------------------------
+
+# Tokens after which a tactic starts: `by simp`, `<;> simp`, `· simp`, `case h => simp`,
+# `first | simp`, `try simp`, `(simp)`, and the tactic combinators.
+_TACTIC_BEFORE = frozenset(
+    {
+        *("by", ";", "<;>", "·", ".", "=>", "|", "<|>", "(", "{", "try", "repeat", "repeat'"),
+        *("all_goals", "any_goals", "focus", "first", "iterate", "classical", "solve", "next"),
+        *("with_reducible", "with_reducible_and_instances", "with_unfolding_all", "then"),
+        *("else", "fail_if_success", "show_term", ":="),
+    }
+)
+# Tokens that leave a term unfinished at the end of a line: the next line continues it.
+_CONTINUATIONS = frozenset(
+    {
+        *(":=", "(", ",", "<|", "|>", "$", "[", "⟨", "{", "←", "→", "↔", "=", "+", "*", "∧"),
+        *("∨", "exact", "refine", "refine'", "apply", "use", "exists", "exacts", "from", "show"),
+        "calc",
+    }
+)
+
+
+def tactic_position(stream: Stream, start: int) -> bool:
+    """Whether a tactic may start at `start`, judged from the token before it (fail closed:
+    at the start of the text, or after an unfinished line's continuation only when that
+    continuation is a term position)."""
+    tokens = stream.before(start)
+    if not tokens:
+        return True
+    kind, _, end = tokens[-1]
+    word = stream.symbol_before(tokens, len(tokens) - 1)
+    if word in _TACTIC_BEFORE and word != ":=":
+        return True
+    if "\n" in stream.text[end:start]:
+        return word not in _CONTINUATIONS
+    return False
+
+
+# Multi-character symbols the judgements above compare with.
+_SYMBOLS = frozenset(
+    s for s in (*_TERM_BEFORE, *_TACTIC_BEFORE, *_CONTINUATIONS) if len(s) > 1 and not s.isalpha()
+)
+
+# -- literal values -----------------------------------------------------------------------
+
 # Options whose value is tactic syntax, not a term: a discharger (`Parser.Tactic.discharger`
 # in lean4 src/Init/Tactics.lean) and `linear_combination (norm := tac)` (Mathlib
 # Mathlib/Tactic/LinearCombination.lean), read as tactics the scan judges like any other.
 _TACTIC_VALUED = frozenset({"disch", "discharger", "norm"})
 # `.pos [2, 3]` / `.neg [1]`: `Occurrences` (lean4 src/Init/MetaTypes.lean), as in
-# `rw (occs := .pos [2]) [h]`: a constructor of Lean's own applied to a list of numbers; a
-# bare `[2, 3]` is the same through the `Coe (List Nat) Occurrences` instance declared there.
+# `rw (occs := .pos [2]) [h]`.
 _OCCURRENCES = frozenset({"pos", "neg"})
 # `.constructor` values accepted: the constructors of Lean's own configuration enums
-# (`TransparencyMode`, `EtaStructMode` in lean4 src/Init/MetaTypes.lean). A leading-dot name
-# resolves in the configuration type's namespace; these names exist there already, so a
-# submission cannot declare them.
+# (`TransparencyMode`, `EtaStructMode` in lean4 src/Init/MetaTypes.lean).
 _ENUM_CONSTRUCTORS = frozenset(
     {"all", "default", "reducible", "instances", "implicit", "none", "notClasses"}
 )
+_BOOLEANS = frozenset({"true", "false", "Bool.true", "Bool.false"})
+_NUMBER = re.compile(r"[0-9][0-9_]*")
 _GROUP_LOOKAHEAD = 256
+# A literal value or `{ field := literal, … }` then `)`, without comments, read by one pattern:
+# the common spellings, for a file that declares nothing that changes what they mean.
+_ATOM = "(?:true|false|Bool\\.true|Bool\\.false|[0-9][0-9_]*+|\\.(?:{}))(?![{}])".format(
+    "|".join(sorted(_ENUM_CONSTRUCTORS)), ID_REST
+)
+_FIELD = rf"[{ID_FIRST}][{ID_REST}]*+\s*+:=\s*+{_ATOM}"
+_PLAIN_LITERAL = re.compile(
+    rf"\s*+(?:{_ATOM}|\{{\s*+(?:{_FIELD}(?>(?:\s*+,?\s*+{_FIELD})*))?\s*+\}})\s*+\)"
+)
 # Tactic names refused only in tactic position: as identifiers they are common hypothesis
 # names (`hint`), and as tactics they could only stand where a tactic starts.
 _TACTIC_ONLY = frozenset({"hint"})
@@ -82,167 +281,86 @@ _AESOP_BUILDERS = frozenset(
 )
 
 
-def _line_before(text: str, pos: int) -> tuple[int, str]:
-    """Where the line holding `pos` starts (at most `_WINDOW` back), and its text up to `pos`."""
-    line_start = text.rfind("\n", max(0, pos - _WINDOW), pos) + 1
-    if line_start == 0:
-        line_start = max(0, pos - _WINDOW)
-    return line_start, text[line_start:pos]
+class Meanings:
+    """What the file declares that could change what a literal means: an `OfNat` instance
+    (numerals elaborate through it), a name whose last component is `true`, `false` or an
+    enumeration constructor (a name resolves in the current namespace first, and `.c` in the
+    expected type's namespace, which a file can extend)."""
 
-
-def _tactic_start(text: str, pos: int) -> bool:
-    """Whether a tactic may start at `pos`, judged from the text before it."""
-    line_start, before = _line_before(text, pos)
-    before = before.rstrip()
-    if not before:
-        previous = text[max(0, line_start - _WINDOW) : line_start].rstrip()
-        if _LAMBDA_AT_END.search(previous):  # `fun x =>` then the body on the next line
-            return False
-        return not previous.endswith(_CONTINUATIONS) or previous.endswith(("<;>", "=>"))
-    if _SEPARATOR_AT_END.search(before) or before == ".":
-        return True
-    if before.endswith("("):
-        return _tactic_start(text, line_start + len(before) - 1)
-    words = before.split()
-    last = words[-1]
-    if last.isdigit() and len(words) > 1:  # `iterate 3 simp`
-        last = words[-2]
-    return last.lstrip("(") in _TACTIC_COMBINATORS
-
-
-def _configuration_position(text: str, pos: int) -> bool:
-    """Whether the `(` at `pos` opens an item of a tactic's configuration."""
-    head = _head_before(text, pos)
-    if head is None:
-        return False
-    start, word = head
-    return word not in _NOT_TACTICS and _tactic_start(text, start)
-
-
-def _head_before(text: str, pos: int) -> tuple[int, str] | None:
-    """The tactic-shaped word whose clauses run up to `pos`, read backwards over blanks,
-    bracket groups (some tactics take clauses in any order: `aesop (add safe h) (config :=
-    …)`), `+flag`/`-flag`, `only` and comments; None when there is none within `_WINDOW`."""
-    limit = max(0, pos - _WINDOW)
-    i = pos
-    while True:
-        while i > limit and text[i - 1] in " \t\r\n":
-            i -= 1
-        if i <= limit:
-            return None
-        last = text[i - 1]
-        if last in _OPENER_OF:
-            opener = _opener_before(text, i - 1, limit)
-            if opener is None:
-                return None
-            i = opener
-            continue
-        if text.startswith("-/", i - 2):
-            opener = text.rfind("/-", limit, i - 2)
-            if opener < 0:
-                return None
-            i = opener
-            continue
-        j = i
-        while j > limit and (_REST_CHAR.match(text, j - 1) or text[j - 1] == "."):
-            j -= 1
-        word = text[j:i]
-        if j > limit and text[j - 1] in "+-" and word[:1].isalpha():
-            i = j - 1  # `+arith`, `-zeta`
-        elif word == "only":
-            i = j
-        elif (j > limit or limit == 0) and _TACTIC_SHAPED.fullmatch(word):
-            return j, word
-        else:
-            return None
-
-
-def _opener_before(text: str, close: int, limit: int) -> int | None:
-    """Where the bracket that the `)` or `]` at `close` closes opens, if after `limit`."""
-    depth = 0
-    for i in range(close, limit - 1, -1):
-        c = text[i]
-        if c in ")]":
-            depth += 1
-        elif c in "([":
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
-
-
-_NUMBER = re.compile(r"[0-9][0-9_]*")
-# A literal value or `{ field := literal, … }` then `)`, without comments: what `_literal_value`
-# accepts, read by one pattern (anything else goes through the token reader).
-_ATOM = "(?:true|false|[0-9][0-9_]*+|\\.(?:{}))(?![{}])".format(
-    "|".join(sorted(_ENUM_CONSTRUCTORS)), ID_REST
-)
-_FIELD = rf"[{ID_FIRST}][{ID_REST}]*+\s*+:=\s*+{_ATOM}"
-_PLAIN_LITERAL = re.compile(
-    rf"\s*+(?:{_ATOM}|\{{\s*+(?:{_FIELD}(?>(?:\s*+,?\s*+{_FIELD})*))?\s*+\}})\s*+\)"
-)
-
-
-def _literal(tokens: list[str]) -> bool:
-    """A value the interpreter evaluates without running anything a submission wrote."""
-    if len(tokens) == 1:
-        return tokens[0] in ("true", "false") or _NUMBER.fullmatch(tokens[0]) is not None
-    if tokens[:1] == ["."] and len(tokens) > 3 and tokens[1] in _OCCURRENCES:
-        return _number_list(tokens[2:])
-    if tokens[:1] == ["["]:
-        return _number_list(tokens)
-    return len(tokens) == 2 and tokens[0] == "." and tokens[1] in _ENUM_CONSTRUCTORS
-
-
-def _number_list(tokens: list[str]) -> bool:
-    """`[1, 2, 3]`, as tokens."""
-    inside = tokens[1:-1]
-    return (
-        tokens[0] == "["
-        and tokens[-1] == "]"
-        and all(_NUMBER.fullmatch(t) for t in inside[::2])
-        and all(t == "," for t in inside[1::2])
+    _DECLARED = re.compile(
+        r"(?:\b(?:def|theorem|lemma|abbrev|opaque|axiom|instance|structure|class|inductive"
+        rf"|alias|irreducible_def)\s+(?:[^\s(:]*\.)?|^\s*\|\s*|\brenaming\s+[^\n]*→\s*)"
+        rf"([{ID_FIRST}][{ID_REST}]*)",
+        re.MULTILINE,
     )
 
+    def __init__(self, text: str) -> None:
+        self.numerals_plain = "OfNat" not in text and "OfScientific" not in text
+        self.declared = frozenset(m.group(1) for m in self._DECLARED.finditer(text))
+        changed = self.declared & (_ENUM_CONSTRUCTORS | {"true", "false"})
+        # `_PLAIN_LITERAL` may be trusted: nothing it accepts means something else here.
+        self.plain = self.numerals_plain and not changed
 
-def _literal_structure(tokens: list[str]) -> bool:
-    """`{ field := literal, … }` (fields separated by commas or new lines)."""
-    if tokens[:1] != ["{"] or tokens[-1:] != ["}"]:
+    def literal(self, tokens: list[str]) -> bool:
+        """A value the interpreter evaluates without running anything a submission wrote."""
+        if len(tokens) == 1:
+            token = tokens[0]
+            if token in _BOOLEANS:
+                return token.rsplit(".", 1)[-1] not in self.declared
+            return self.numerals_plain and _NUMBER.fullmatch(token) is not None
+        if tokens[:1] == ["."] and len(tokens) > 3 and tokens[1] in _OCCURRENCES:
+            return tokens[1] not in self.declared and self.number_list(tokens[2:])
+        if tokens[:1] == ["["]:
+            return self.number_list(tokens)
+        if all(_NUMBER.fullmatch(t) or t == "," for t in tokens):  # `(reorder := 1 2, 3 4)`
+            return self.numerals_plain
+        if len(tokens) == 2 and tokens[0] == ".":
+            return tokens[1] in _ENUM_CONSTRUCTORS and tokens[1] not in self.declared
         return False
-    fields: list[list[str]] = [[]]
-    for token in tokens[1:-1]:
-        if token == ",":
-            fields.append([])
-        else:
-            fields[-1].append(token)
-    fields = [field for field in fields if field]
-    # Without commas, fields on separate lines run together: split them at each `name :=`.
-    flat = [token for field in fields for token in field]
-    i = 0
-    while i < len(flat):
-        if i + 2 >= len(flat) + 0 or flat[i + 1] != ":=" or not _PLAIN_WORD.fullmatch(flat[i]):
-            return False
-        j = i + 2
-        while j < len(flat) and not (j + 1 < len(flat) and flat[j + 1] == ":="):
-            j += 1
-        if not _literal(flat[i + 2 : j]):
-            return False
-        i = j
-    return True
 
-
-def _literal_value(option: str, tokens: list[str]) -> bool:
-    """Whether `(option := tokens)` configures a tactic with literals only. `by …` is kept as
-    syntax, not evaluated (`elabConfig`'s special case); Aesop's `rule_sets` are names."""
-    if tokens[:1] == ["by"]:
-        return True
-    if option == "rule_sets":  # `[A, -B]`: names of rule sets, never evaluated
-        names = " ".join(tokens[1:-1]).replace("- ", "-").split(" , ")
+    def number_list(self, tokens: list[str]) -> bool:
+        """`[1, 2, 3]`, as tokens."""
+        inside = tokens[1:-1]
         return (
-            tokens[:1] == ["["]
-            and tokens[-1:] == ["]"]
-            and all(_PLAIN_WORD.fullmatch(name.removeprefix("-")) for name in names)
+            self.numerals_plain
+            and tokens[0] == "["
+            and tokens[-1] == "]"
+            and all(_NUMBER.fullmatch(t) for t in inside[::2])
+            and all(t == "," for t in inside[1::2])
         )
-    if option in ("config", "simp_config"):
-        return _literal(tokens) or _literal_structure(tokens)
-    return _literal(tokens)
+
+    def structure(self, tokens: list[str]) -> bool:
+        """`{ field := literal, … }` (fields separated by commas or new lines)."""
+        if tokens[:1] != ["{"] or tokens[-1:] != ["}"]:
+            return False
+        flat = [token for token in tokens[1:-1] if token != ","]
+        i = 0
+        while i < len(flat):
+            if i + 2 >= len(flat) or flat[i + 1] != ":=" or not _PLAIN_WORD.fullmatch(flat[i]):
+                return False
+            j = i + 2
+            while j < len(flat) and not (j + 1 < len(flat) and flat[j + 1] == ":="):
+                j += 1
+            if not self.literal(flat[i + 2 : j]):
+                return False
+            i = j
+        return True
+
+    def value(self, option: str, tokens: list[str]) -> bool:
+        """Whether `(option := tokens)` configures with literals only. A string is data (the
+        `since` of `deprecated`); Aesop's `rule_sets` are names; `by …` builds the value with
+        a tactic, so only an option whose value is a tactic takes it."""
+        if option in _TACTIC_VALUED:
+            return True
+        if len(tokens) == 1 and tokens[0].startswith('"'):
+            return True
+        if option == "rule_sets":  # `[A, -B]`: names of rule sets, never evaluated
+            names = " ".join(tokens[1:-1]).replace("- ", "-").split(" , ")
+            return (
+                tokens[:1] == ["["]
+                and tokens[-1:] == ["]"]
+                and all(_PLAIN_WORD.fullmatch(name.removeprefix("-")) for name in names)
+            )
+        if option in ("config", "simp_config"):
+            return self.literal(tokens) or self.structure(tokens)
+        return self.literal(tokens)

@@ -221,9 +221,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "notation token",
         "form",
-        "a notation token holding a comment marker, a quote, `«`, `»`, `#`, `%` or a backslash "
-        "changes how Lean reads the rest of the file in a way this scan cannot follow; choose "
-        "another symbol",
+        "a notation token that holds a comment marker, a quote, `«`, `»` or a backslash, starts "
+        "with `'`, ends in `-` or `/`, or has a letter right after a symbol can make Lean split "
+        "the text around it otherwise than this scan does (a comment or a name where Lean "
+        "reads code); choose another symbol",
     ),
     Rule(
         "unreadable notation",
@@ -236,8 +237,7 @@ RULES: tuple[Rule, ...] = (
         "form",
         "a `#word` starting a line that is no command of the pinned Lean, Batteries, Mathlib, "
         "Aesop or Plausible (jigcli/lean/tokens.yaml), so an import may have added it; only "
-        "#check, #print, #reduce and #synth are allowed (for `#s` notation, do not start the "
-        "line with it)",
+        "#check, #print, #reduce and #synth are allowed (for `#s` notation, indent the line)",
     ),
     Rule(
         "set_option …",

@@ -6,7 +6,16 @@ import re
 from pathlib import Path
 
 from jigcli.errors import UsageError
-from jigcli.lean.lexer import ID_FIRST, ID_REST, NOT_TEXT, NOT_TEXT_BMP, TOKENS, Lexer
+from jigcli.lean.lexer import (
+    HASH_COMMANDS,
+    ID_FIRST,
+    ID_REST,
+    NOT_TEXT,
+    NOT_TEXT_BMP,
+    TOKENS,
+    Lexer,
+    changes_reading,
+)
 from jigcli.lean.policy import tables
 from jigcli.lean.policy.positions import (
     _AESOP_BUILDERS,
@@ -16,10 +25,10 @@ from jigcli.lean.policy.positions import (
     _PLAIN_NAMED,
     _TACTIC_ONLY,
     _TACTIC_VALUED,
-    _configuration_position,
-    _line_before,
-    _literal_value,
-    _tactic_start,
+    Meanings,
+    Stream,
+    configuration,
+    tactic_position,
 )
 from jigcli.lean.policy.rules import (
     _DEBUG,
@@ -32,15 +41,15 @@ from jigcli.lean.policy.rules import (
     WORDS,
     Violation,
 )
-from jigcli.lean.policy.skip import _SAFE_BEFORE, _SKIP, _SKIP_STRICT
+from jigcli.lean.policy.skip import _SAFE_BEFORE, skips
 from jigcli.lean.policy.tables import (
     _ATTRIBUTE_KINDS,
-    _BAD_NOTATION_TOKEN,
     _NOTATION_LOOKAHEAD,
     ALLOWED_ATTRIBUTES,
     ALLOWED_COMMANDS,
     ALLOWED_IMPORT_ROOTS,
     ALLOWED_OPTIONS,
+    ALLOWED_PERCENT_TOKENS,
     DECLARATION_KEYWORDS,
     FORBIDDEN_ROOTS,
     LEAN_MATH_NAMESPACES,
@@ -49,6 +58,7 @@ from jigcli.lean.policy.tables import (
     PERCENT_TOKENS,
     REJECTED_IMPORT_ROOTS,
     _in_tactic_namespace,
+    misleading_token,
 )
 
 
@@ -110,10 +120,23 @@ class _Scan:
     def __init__(self, text: str, home: str | None = None) -> None:
         self.text = text
         self.home = home
-        self.lexer = Lexer(text)
         self.plain = _NOT_TEXT_BMP.search(text) is None
+        self.declared: frozenset[str] = frozenset()
+        self.percent_declared = False
+        self.meanings = Meanings(text)
+        self.lexer = Lexer(text)
+        self.stream = Stream(text, self.lexer)
+        self.use_table(frozenset())
         self.found: dict[tuple[int, str], Violation] = {}
         self._counted = (0, 1)  # (offset, line there): findings come mostly in order
+
+    def use_table(self, declared: frozenset[str]) -> None:
+        """Read on with the pinned table plus the tokens the file has declared so far."""
+        self.declared = declared
+        self.lexer = Lexer(self.text, declared)
+        self.stream.switch(self.lexer)
+        plain, strict = skips(declared)
+        self.skip = (plain if self.plain else strict).match
 
     def add(self, pos: int, construct: str, message: str) -> None:
         offset, line = self._counted if pos >= self._counted[0] else (0, 1)
@@ -203,9 +226,8 @@ class _Scan:
         """Judge the code from `pos` to `stop` (the end of the text by default)."""
         text = self.text
         stop = len(text) if stop is None else stop
-        skip = (_SKIP if self.plain else _SKIP_STRICT).match
         while True:
-            boring = skip(text, pos, stop)
+            boring = self.skip(text, pos, stop)
             assert boring is not None  # a `*+` pattern always matches
             pos = boring.end()
             if pos >= stop:
@@ -228,13 +250,8 @@ class _Scan:
             self.form(start, "`(…)")
         elif kind == "symbol" and text[start] == "#":
             self.hash_symbol(start)
-        elif (
-            kind == "symbol"
-            and text[start] == "("
-            and not in_attributes
-            and _NAMED_AHEAD_RE.match(text, end)
-        ):
-            self.named_group(start, end)
+        elif kind == "symbol" and text[start] == "(" and _NAMED_AHEAD_RE.match(text, end):
+            self.named_group(start, end, in_attributes=in_attributes)
         elif kind == "error":
             return self.error(start, end)
         elif kind in _GLUABLE and start > 0 and not _SAFE_CHAR.match(text, start - 1):
@@ -265,7 +282,7 @@ class _Scan:
         """`#` then a name, which is no command token: Lean reads `#` and the name (Mathlib's
         `#s` for `Finset.card s`), unless an import added the command; at the start of a line
         only a command stands, so there it is refused as an unknown command."""
-        if _line_before(self.text, start)[1].strip():
+        if start > 0 and self.text[start - 1] != "\n":
             return
         m = _PLAIN_WORD.match(self.text, start + 1)
         if m is not None:
@@ -297,7 +314,7 @@ class _Scan:
         elif word == "set_option":
             self.set_option(start, end)
         elif word in NOTATION_KEYWORDS:
-            self.notation(start, end)
+            return self.notation(start, end)
         elif word == "public" and not tables.MODULE_SYSTEM_ACCEPTED:
             self.form(start, "module", "public")
         elif word == "open":
@@ -309,18 +326,36 @@ class _Scan:
                 return self.attributes(bracket_end)
         return end
 
-    def notation(self, start: int, end: int) -> None:
-        """The tokens a notation command declares: its string atoms up to `=>`."""
+    def notation(self, start: int, end: int) -> int:
+        """A notation command: the tokens its string atoms declare, up to `=>`; return where
+        its right-hand side starts. The atoms are syntax, not strings a program builds, so no
+        interpolation is read in them. Each token is judged (`misleading_token`), and the rest
+        are added to the table the scan reads with from here on, as Lean adds them."""
         pos = end
+        declared = set(self.declared)
         for _ in range(_NOTATION_LOOKAHEAD):
             kind, token_start, pos = self.next_token(pos)
-            token = self.text[token_start:pos]
             if self.text.startswith("=>", token_start) or kind == "eof":
-                return
-            if kind == "string" and _BAD_NOTATION_TOKEN.search(self.text, token_start + 1, pos - 1):
-                self.form(token_start, "notation token", token)
-        if _line_before(self.text, start)[1].strip() in ("", "local", "scoped"):
-            self.form(start, "unreadable notation")
+                self.declare(declared)
+                return pos
+            if kind != "string" or self.text[token_start] != '"':
+                continue
+            atom = self.text[token_start + 1 : pos - 1].strip(" ")
+            if misleading_token(atom):
+                self.form(token_start, "notation token", f'"{atom}"')
+            elif atom not in HASH_COMMANDS and f"{atom}" not in PERCENT_TOKENS:
+                declared.add(atom)
+        self.form(start, "unreadable notation")
+        return end
+
+    def declare(self, declared: set[str]) -> None:
+        """Tokens a notation declared: `%` among them makes `word% x` read as `word % x`
+        (the file's own notation, `df D% h`); those that change reading go to the lexer."""
+        if any(atom.startswith("%") for atom in declared):
+            self.percent_declared = True
+        relevant = frozenset(atom for atom in declared if changes_reading(atom))
+        if relevant - self.declared:
+            self.use_table(self.declared | relevant)
 
     def harmless_here(self, word: str, start: int, end: int) -> bool:
         """Words a rule names that are something else where they stand: `unsafe` as an Aesop
@@ -332,7 +367,7 @@ class _Scan:
             # The tactic takes no argument: a word or `:` after it makes it a name (a binder
             # `(hint : P)` on a line of its own, an argument).
             ahead = _AFTER_TACTIC.match(self.text, end)
-            return ahead is None or not _tactic_start(self.text, start)
+            return ahead is None or not tactic_position(self.stream, start)
         return False
 
     def aesop_phase(self, start: int, end: int) -> bool:
@@ -353,7 +388,11 @@ class _Scan:
         as Lean reads it (`k%3`, `C.card%3`). A `word%` the table lacks followed by a space
         is refused, since it is written as an elaborator is (fail closed)."""
         token = f"{word}%"
-        if token in PERCENT_TOKENS or not _GLUED_OPERAND.match(self.text, end + 1):
+        if token in ALLOWED_PERCENT_TOKENS:
+            return
+        if token in PERCENT_TOKENS:
+            self.form(start, "word%", token)
+        elif not self.percent_declared and not _GLUED_OPERAND.match(self.text, end + 1):
             self.form(start, "word%", token)
 
     def constants(self, start: int, parts: list[str]) -> None:
@@ -488,9 +527,10 @@ class _Scan:
         if assign == ":=" and self.next_text(after)[0] != "false":
             self.form(start, "native := …")
 
-    def named_group(self, start: int, end: int) -> None:
-        """`(name := value)` at `start`: where it configures a tactic, the value must be a
-        literal; where it is a named argument, its value is code like any other."""
+    def named_group(self, start: int, end: int, *, in_attributes: bool = False) -> None:
+        """`(name := value)` at `start`: where it configures a tactic, an elaborator or an
+        attribute, the value must be a literal; where the tokens before it prove it a named
+        argument (`positions.configuration`), its value is code like any other."""
         plain = _PLAIN_NAMED.match(self.text, end)  # the common spelling, read at once
         if plain is not None:
             option, value_start = plain.group(1), plain.end()
@@ -500,14 +540,24 @@ class _Scan:
             assign, _, value_start = self.next_text(name_end)
             if kind not in _WORDLIKE or assign != ":=":
                 return
-        # A literal is fine wherever it stands, so the cheap look comes first.
-        if option in _TACTIC_VALUED or _PLAIN_LITERAL.match(self.text, value_start):
+        if option in _TACTIC_VALUED:
+            self.tactic_value(value_start)
             return
-        if not _configuration_position(self.text, start):
+        # A literal is fine wherever it stands, so the cheap look comes first.
+        if self.meanings.plain and _PLAIN_LITERAL.match(self.text, value_start):
+            return
+        if not in_attributes and not configuration(self.stream, start):
             return
         value = self.group(value_start, ")", limit=_GROUP_LOOKAHEAD, nested=True)
-        if value is None or not _literal_value(option, value[0]):
+        if value is None or not self.meanings.value(option, value[0]):
             self.form(start, "(option := …)", f"({option} := …)")
+
+    def tactic_value(self, pos: int) -> None:
+        """The value of `(disch := …)`: a tactic, so a tactic-only word opening it is one."""
+        word, start, end = self.next_text(pos)
+        if word in _TACTIC_ONLY and _AFTER_TACTIC.match(self.text, end):
+            rule = WORDS[word]
+            self.add(start, rule.construct, rule.message)
 
     def set_option(self, start: int, end: int) -> None:
         kind, name_start, name_end = self.next_token(end)
@@ -580,7 +630,7 @@ class _Scan:
 
 # What may follow an argument-less tactic: the end of the line or of the tactic block, or
 # a separator (`;`, `<;>`, `)`, `]`, `}`, `|`).
-_AFTER_TACTIC = re.compile(r"[ \t]*+(?:$|--|/-|[;)\]}|]|<;>)", re.MULTILINE)
+_AFTER_TACTIC = re.compile(r"[ \t]*+(?:$|--|/-|<;>|<\|>|[;)\]}|])", re.MULTILINE)
 _QUOTE_OR_ESCAPE = re.compile(r'["\\]')
 # What `%` glued to a name is followed by when it is the modulo operator: an operand.
 _GLUED_OPERAND = re.compile(rf"[0-9({ID_FIRST}]")

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import re
 
+import functools
+
 from jigcli.lean.lexer import (
     HASH_COMMANDS,
     ID_FIRST,
     ID_REST,
-    MULTI_SYMBOLS,
     NOT_TEXT,
     NOT_TEXT_ASTRAL,
     SKIP_PARTS,
+    table,
 )
 from jigcli.lean.policy.positions import _NAMED_AHEAD
 from jigcli.lean.policy.rules import CONSTANTS, PREFIXES, WORDS
@@ -82,23 +84,21 @@ _BORING_COMMANDS = "|".join(
     )
     for command in sorted(ALLOWED_COMMANDS)
 )
-_BORING_MULTI = "|".join(
-    re.escape(s) for s in sorted(MULTI_SYMBOLS, key=len, reverse=True) if s != "@["
-)
 
 
-def _skip(not_text: str) -> re.Pattern[str]:
+def _skip(not_text: str, multi: str, wordlike: str) -> re.Pattern[str]:
     """A pattern that consumes in one C-level match every token the policy has no interest in,
     with exactly the lexer's boundaries, and stops at the start of the next token worth a look
     (or at the end). Name literals, escaped names, strings with braces and raw strings are left
-    to the lexer, and so is every character in `not_text`."""
+    to the lexer, and so is every character in `not_text`; an identifier where a token of the
+    table that starts like one (`wordlike`) could be read instead is left to it too."""
     symbol = (
-        rf"{_BORING_MULTI}|[^\s{ID_FIRST}0-9\"'«`#@/\-({not_text}]|/(?!-)|-(?!-)"
+        rf"{multi}|[^\s{ID_FIRST}0-9\"'«`#@/\-({not_text}]|/(?!-)|-(?!-)"
         rf"|`(?![«{ID_FIRST}(`])|#(?![A-Za-z_])|@(?!\[)|\((?!{_NAMED_AHEAD})"
     )
     parts = (
         r"[ \t\r\n]++",
-        _BORING_IDENT,
+        (f"(?!{wordlike})" if wordlike else "") + _BORING_IDENT,
         symbol,
         SKIP_PARTS["number"],
         _GUARD + r"--[^\n]*+",
@@ -110,8 +110,15 @@ def _skip(not_text: str) -> re.Pattern[str]:
     return re.compile("(?>(?:" + "|".join(parts) + ")*)")
 
 
-# Most sources hold no character that is not Lean text outside the astral planes, which one
-# quick look at the whole text (`_NOT_TEXT_BMP`) tells; they skip symbols with a class that
-# leaves only the astral ones to the lexer. Any other source is scanned with `_SKIP_STRICT`.
-_SKIP = _skip(NOT_TEXT_ASTRAL)
-_SKIP_STRICT = _skip(NOT_TEXT)
+@functools.lru_cache(maxsize=64)
+def skips(declared: frozenset[str] = frozenset()) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The bulk skip for the pinned table plus `declared`, as (plain, strict). Most sources
+    hold no character that is not Lean text outside the astral planes, which one quick look at
+    the whole text tells; they skip symbols with a class that leaves only the astral ones to
+    the lexer (plain). Any other source is scanned with the strict one."""
+    symbols = table(declared).symbols
+    leading = [s for s in symbols if not re.match(f"[{ID_FIRST}«]", s)]
+    wordlike = [s for s in symbols if re.match(f"[{ID_FIRST}«]", s)]
+    multi = "|".join(re.escape(s) for s in sorted(leading, key=len, reverse=True)) or "(?!)"
+    starts = "|".join(re.escape(s) for s in sorted(wordlike, key=len, reverse=True))
+    return _skip(NOT_TEXT_ASTRAL, multi, starts), _skip(NOT_TEXT, multi, starts)

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from jigcli.lean.lexer import TOKENS
+from jigcli.lean.lexer import _IDENT_SHAPED, ID_FIRST, ID_REST, TOKENS
 
 ALLOWED: dict[str, Any] = yaml.safe_load(
     (Path(__file__).resolve().parent / "allowed.yaml").read_text(encoding="utf-8")
@@ -31,6 +31,9 @@ ALLOWED_COMMANDS = frozenset(
 PERCENT_TOKENS: dict[str, str] = {
     token: entry["why"] for token, entry in TOKENS["percent_tokens"].items()
 }
+ALLOWED_PERCENT_TOKENS = frozenset(
+    token for token, entry in TOKENS["percent_tokens"].items() if entry.get("allowed")
+)
 
 # Options by full name, or by prefix when they end in `.`.
 ALLOWED_OPTIONS = tuple(ALLOWED["options"])
@@ -52,10 +55,23 @@ def _in_tactic_namespace(parts: list[str]) -> bool:
 NOTATION_KEYWORDS = frozenset(
     {"notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix"}
 )
-# A token holding these could turn what this scan reads as a comment, string, char literal or
-# name into code (`notation "a--" => 0` makes `a-- sorry` code), or clash with `#`/`%` tokens.
-_BAD_NOTATION_TOKEN = re.compile(r"--|/-|-/|[\"'`«»#%\\]")
+# A declared token that could make Lean split the text otherwise than the scan: one holding a
+# comment marker, a quote, `«»` or a backslash, starting with `'` (where Lean starts a char
+# literal), ending in `-` or `/` (which could open a comment), or with a letter right after a
+# symbol (`⊕q` reads `⊕qsorry` as `⊕q` `sorry`). The scan reads a file's other tokens as Lean
+# does, from where they are declared; a scoped or local token Lean no longer has can then only
+# make the scan see more code than Lean, never less.
+_MISLEADING_TOKEN = re.compile(
+    rf"--|/-|-/|[\"`«»\\]|\A'|[-/]\Z|[^{ID_REST}][{ID_FIRST}]|(?<![{ID_REST}])[{ID_FIRST}][{ID_REST}]*\Z"
+)
 _NOTATION_LOOKAHEAD = 64
+
+
+def misleading_token(token: str) -> bool:
+    """Whether a token a file declares could make Lean read the text around it otherwise than
+    the scan does (see `_MISLEADING_TOKEN`); an identifier-shaped one (a keyword) cannot."""
+    return not _IDENT_SHAPED.fullmatch(token) and _MISLEADING_TOKEN.search(token) is not None
+
 
 # The keywords that declare a name, which the scan checks against FORBIDDEN_ROOTS.
 DECLARATION_KEYWORDS = frozenset(
