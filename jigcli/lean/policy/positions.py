@@ -138,7 +138,7 @@ def configuration(stream: Stream, start: int) -> bool:
     i = len(tokens) - 1
     floor = max(-1, i - _BACK)
     while i > floor:
-        kind, head_start, _ = tokens[i]
+        kind = tokens[i][0]
         word = stream.word(tokens[i])
         if word == ")":
             opener = _matching_open(stream, tokens, i)
@@ -171,7 +171,7 @@ def _term_before(stream: Stream, tokens: list[tuple[str, int, int]], i: int) -> 
 
 def _term_head(stream: Stream, tokens: list[tuple[str, int, int]], i: int) -> bool:
     """Whether the token at `i` is a term that the group after it is an argument of."""
-    kind, start, end = tokens[i]
+    kind = tokens[i][0]
     word = stream.word(tokens[i])
     if word in _NOT_TACTICS:
         return True
@@ -192,7 +192,7 @@ def _continues_a_term(stream: Stream, tokens: list[tuple[str, int, int]], i: int
     """Whether the token at `i` stands where a term does: after a term position, or after a
     name or closing bracket on the same line (an application going on). A name that starts a
     line after something that ends a term starts a tactic there."""
-    kind, start, _ = tokens[i]
+    start = tokens[i][1]
     before_kind, _, before_end = tokens[i - 1]
     before = stream.symbol_before(tokens, i - 1)
     if before in _TERM_BEFORE:
@@ -231,7 +231,7 @@ def tactic_position(stream: Stream, start: int) -> bool:
     tokens = stream.before(start)
     if not tokens:
         return True
-    kind, _, end = tokens[-1]
+    end = tokens[-1][2]
     word = stream.symbol_before(tokens, len(tokens) - 1)
     if word in _TACTIC_BEFORE and word != ":=":
         return True

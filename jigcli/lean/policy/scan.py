@@ -390,9 +390,8 @@ class _Scan:
         token = f"{word}%"
         if token in ALLOWED_PERCENT_TOKENS:
             return
-        if token in PERCENT_TOKENS:
-            self.form(start, "word%", token)
-        elif not self.percent_declared and not _GLUED_OPERAND.match(self.text, end + 1):
+        spaced = not self.percent_declared and not _GLUED_OPERAND.match(self.text, end + 1)
+        if token in PERCENT_TOKENS or spaced:
             self.form(start, "word%", token)
 
     def constants(self, start: int, parts: list[str]) -> None:

@@ -3,9 +3,8 @@ with the lexer's boundaries, and stops where a rule may apply."""
 
 from __future__ import annotations
 
-import re
-
 import functools
+import re
 
 from jigcli.lean.lexer import (
     HASH_COMMANDS,
