@@ -274,11 +274,6 @@ _PLAIN_LITERAL = re.compile(
 # Tactic names refused only in tactic position: as identifiers they are common hypothesis
 # names (`hint`), and as tactics they could only stand where a tactic starts.
 _TACTIC_ONLY = frozenset({"hint"})
-# Aesop's rule builders that take a lemma or a type (Aesop's README, "Rule builders"); the
-# `tactic` builder, which runs a program, has its own rule.
-_AESOP_BUILDERS = frozenset(
-    {"apply", "forward", "destruct", "constructors", "cases", "cases_or", "simp", "unfold"}
-)
 
 
 class Meanings:

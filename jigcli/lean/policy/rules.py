@@ -52,7 +52,6 @@ RULES: tuple[Rule, ...] = (
     Rule("hint", "word", _ADMITS),
     Rule("plausible", "word", _SAMPLES),
     Rule("slim_check", "word", _SAMPLES),
-    Rule("exact?", "word", _SEARCH),
     Rule("rw?", "word", _SEARCH),
     Rule("observe", "word", f"runs `exact?`: {_SEARCH}"),
     Rule("library_search", "word", _SEARCH),
@@ -101,7 +100,7 @@ RULES: tuple[Rule, ...] = (
     Rule("dbg…", "component", "a debugging primitive that prints or sleeps from pure code"),
     *(
         Rule(name, "constant", f"part of Lean's file-system and process API: {_META_TYPE}")
-        for name in ("FS", "Process", "System", "FilePath")
+        for name in ("System",)
     ),
     Rule(
         "Internal",
@@ -135,14 +134,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("implemented_by", "word", "swaps in compiled code the kernel never relates to it"),
     Rule("extern", "word", "binds the definition to native code the kernel never sees"),
-    Rule("compile_inductive", "word", "swaps in compiled code the kernel never relates to it"),
     Rule("compile_def", "word", "swaps in compiled code the kernel never relates to it"),
-    Rule(
-        "export",
-        "word",
-        "makes aliases that travel into every module importing this one (as an attribute, "
-        "renames compiled code); a submission needs neither",
-    ),
     Rule("macro", "word", f"defines a macro: {_META}"),
     Rule("macro_rules", "word", f"defines a macro: {_META}"),
     Rule("syntax", "word", "extends Lean's grammar, which changes how the rest of the file reads"),
@@ -198,13 +190,8 @@ RULES: tuple[Rule, ...] = (
             *("simproc", "sevalproc", "positivity", "norm_num", "env_linter", "widget_module"),
             *("code_action_provider", "command_code_action", "hole_code_action", "incremental"),
             *("combinator_formatter", "combinator_parenthesizer", "run_parser_attribute_hooks"),
-            *("csimp", "never_extract", "macro_inline", "aesop"),
+            *("never_extract", "macro_inline"),
         )
-    ),
-    Rule(
-        "deprecated",
-        "attribute",
-        "puts the submission's text into Lean's messages; a submission deprecates nothing",
     ),
     Rule(
         "set_option debug.*",
@@ -216,6 +203,13 @@ RULES: tuple[Rule, ...] = (
         "form",
         "not on the attribute allowlist; a submission may use only attributes that tag lemmas "
         "or set how a definition elaborates",
+    ),
+    Rule(
+        "@[aesop] not on a lemma",
+        "form",
+        "an Aesop rule may tag only a `theorem` or `lemma` of this file: on a definition, "
+        "Aesop picks the builder from its type, and for a tactic that is the `tactic` "
+        "builder, which runs it while the file elaborates",
     ),
     Rule("#…", "form", "not on the command allowlist (#check, #print, #reduce, #synth)"),
     Rule(

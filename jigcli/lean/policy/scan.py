@@ -10,6 +10,7 @@ from jigcli.lean.lexer import (
     HASH_COMMANDS,
     ID_FIRST,
     ID_REST,
+    KEYWORDS,
     NOT_TEXT,
     NOT_TEXT_BMP,
     TOKENS,
@@ -18,13 +19,13 @@ from jigcli.lean.lexer import (
 )
 from jigcli.lean.policy import tables
 from jigcli.lean.policy.positions import (
-    _AESOP_BUILDERS,
     _GROUP_LOOKAHEAD,
     _NAMED_AHEAD_RE,
     _PLAIN_LITERAL,
     _PLAIN_NAMED,
     _TACTIC_ONLY,
     _TACTIC_VALUED,
+    TACTICS,
     Meanings,
     Stream,
     configuration,
@@ -123,6 +124,7 @@ class _Scan:
         self.plain = _NOT_TEXT_BMP.search(text) is None
         self.declared: frozenset[str] = frozenset()
         self.percent_declared = False
+        self.aesop_tag = False
         self.meanings = Meanings(text)
         self.lexer = Lexer(text)
         self.stream = Stream(text, self.lexer)
@@ -245,7 +247,7 @@ class _Scan:
         elif kind == "name":
             self.name_literal(start, end)
         elif kind == "symbol" and text.startswith("@[", start) and not in_attributes:
-            return self.attributes(end)
+            return self.tagged(start, self.attributes(end))
         elif kind == "symbol" and text.startswith("`(", start):
             self.form(start, "`(…)")
         elif kind == "symbol" and text[start] == "#":
@@ -295,7 +297,7 @@ class _Scan:
         if rule is not None and not self.harmless_here(word, start, end):
             self.add(start, rule.construct, rule.message)
         for prefix, rule in PREFIXES.items():
-            if word.startswith(prefix):
+            if word.startswith(prefix) and word not in _PREFIXED_HARMLESS:
                 self.add(start, rule.construct, rule.message)
         parts = name_parts(word)
         self.constants(start, parts)
@@ -323,7 +325,7 @@ class _Scan:
         elif word == "attribute" and not in_attributes:
             bracket, _, bracket_end = self.next_text(end)
             if bracket == "[":
-                return self.attributes(bracket_end)
+                return self.tagged(start, self.attributes(bracket_end), command=True)
         return end
 
     def notation(self, start: int, end: int) -> int:
@@ -363,6 +365,8 @@ class _Scan:
         `rw [integral_integral hint]`): a tactic runs only where a tactic starts."""
         if word == "unsafe":
             return self.aesop_phase(start, end)
+        if word in ("tactic", "tactic'"):  # conv's `tactic => tac`, a block of tactics
+            return self.next_text(end)[0] == "="
         if word in _TACTIC_ONLY:
             # The tactic takes no argument: a word or `:` after it makes it a name (a binder
             # `(hint : P)` on a line of its own, an argument).
@@ -371,17 +375,15 @@ class _Scan:
         return False
 
     def aesop_phase(self, start: int, end: int) -> bool:
-        """Whether `unsafe` at `start` is the phase of an Aesop rule (`aesop (add unsafe 50%
-        apply h)`, `(add safe h, unsafe apply g)`), which only orders the search: it follows
-        `add` or `,` (where the modifier `unsafe` cannot stand) and comes before a success
-        probability or a rule builder (where no declaration keyword stands)."""
-        before = self.text[max(0, start - 8) : start].rstrip()
-        after_add = before.endswith(",") or (
-            before.endswith("add") and not _REST_CHAR.match(before, len(before) - 4)
-        )
-        kind, next_start, next_end = self.next_token(end)
-        ahead = kind == "number" or self.text[next_start:next_end] in _AESOP_BUILDERS
-        return after_add and ahead
+        """Whether `unsafe` at `start` is the phase of an Aesop rule (`aesop (add unsafe h)`,
+        `(add safe h, unsafe 50% apply g)`, `@[aesop unsafe apply]`), which only orders the
+        search: it follows `add`, `aesop` or `,` (where the modifier `unsafe` cannot stand)
+        and comes before no declaration keyword (the modifier always does)."""
+        tokens = self.stream.before(start)
+        before = self.stream.word(tokens[-1]) if tokens else ""
+        ahead, _, _ = self.next_text(end)
+        modifier_ahead = ahead in _DECLARATION_STARTS
+        return before in ("add", "aesop", ",") and not modifier_ahead
 
     def percent(self, word: str, start: int, end: int) -> None:
         """`word%`: a token of its own where the table has it (`eval% e`), else `word % …`
@@ -404,9 +406,12 @@ class _Scan:
                     self.add(start, part, rule.message)
 
     def escapes(self, start: int, word: str) -> None:
+        """`«x»` around a plain word: refused unless the word is a keyword, which a name
+        needs the guillemets for (`theorem «end»`) and which no rule looks for."""
         for m in _PART.finditer(word):
             escaped = m.group(1)
-            if escaped is not None and _PLAIN_WORD.fullmatch(escaped):
+            needed = escaped in _ESCAPABLE_KEYWORDS
+            if escaped is not None and not needed and _PLAIN_WORD.fullmatch(escaped):
                 self.form(start, "escaped identifier", f"«{escaped}»")
 
     def _at_home(self, parts: list[str]) -> bool:
@@ -571,6 +576,22 @@ class _Scan:
         else:
             self.form(start, "set_option …", f"set_option {option}")
 
+    def tagged(self, start: int, end: int, *, command: bool = False) -> int:
+        """After an attribute list from `start` to `end`: an Aesop rule must tag a proved
+        lemma. Aesop picks a rule's builder from the declaration's type when none is named,
+        and for a definition of a tactic type that is the `tactic` builder, which runs it;
+        a `theorem` or `lemma` has a proposition for its type, so its rule never runs code.
+        The `attribute [aesop …] x` command names a declaration this scan cannot see."""
+        if not self.aesop_tag:
+            return end
+        self.aesop_tag = False
+        keyword, _, after = self.next_text(end)
+        while keyword in _MODIFIERS:
+            keyword, _, after = self.next_text(after)
+        if command or keyword not in ("theorem", "lemma"):
+            self.form(start, "@[aesop] not on a lemma")
+        return end
+
     def attributes(self, pos: int) -> int:
         """Judge an attribute list whose `[` is read; return where it ends.
 
@@ -617,6 +638,8 @@ class _Scan:
         if kind in _WORDLIKE:
             self.word(start, end, in_attributes=True)
         name = ".".join(name_parts(word)) if kind in _WORDLIKE else word
+        if name == "aesop":
+            self.aesop_tag = True
         if kind in _WORDLIKE and name in ALLOWED_ATTRIBUTES:
             return
         if name in MODULE_ATTRIBUTES:
@@ -627,6 +650,18 @@ class _Scan:
         self.add(start, f"@[{name}]", rule.message if rule else FORMS["@[…]"].message)
 
 
+# Words a prefix rule would catch that are something else: Mathlib's
+# `initialize_simps_projections` (Mathlib/Tactic/Simps/Basic.lean) only names the projections
+# `@[simps]` uses, at elaboration time.
+_PREFIXED_HARMLESS = frozenset({"initialize_simps_projections"})
+# Keywords (Lean's own and tactic names) a name may need guillemets for, but none a rule reads.
+_ESCAPABLE_KEYWORDS = (KEYWORDS | TACTICS) - {*WORDS, *CONSTANTS, *DECLARATION_KEYWORDS}
+# Modifiers between an attribute list and the declaration keyword.
+_MODIFIERS = frozenset({"private", "protected", "noncomputable", "nonrec", "public"})
+# What the modifier `unsafe` stands before: a declaration keyword or another modifier.
+_DECLARATION_STARTS = frozenset(
+    {*DECLARATION_KEYWORDS, "example", "private", "protected", "noncomputable", "partial", "@["}
+)
 # What may follow an argument-less tactic: the end of the line or of the tactic block, or
 # a separator (`;`, `<;>`, `)`, `]`, `}`, `|`).
 _AFTER_TACTIC = re.compile(r"[ \t]*+(?:$|--|/-|<;>|<\|>|[;)\]}|])", re.MULTILINE)

@@ -22,6 +22,7 @@ from jigcli.lean.policy import (
     scan_file,
     tables,
 )
+from jigcli.lean.policy.scan import _ESCAPABLE_KEYWORDS
 from jigcli.pose.statement import statement_problems
 
 from .conftest import DATA, REPO, found
@@ -126,9 +127,17 @@ plain_words = st.from_regex(re.compile(f"[{ID_FIRST}][{ID_REST}]{{0,12}}"), full
 
 
 @settings(max_examples=200)
-@given(plain_words, st.sampled_from(["example := {}", "theorem {} : True := trivial", "@[{}]"]))
-def test_escaping_a_plain_word_is_always_refused(word: str, shape: str):
+@given(
+    plain_words.filter(lambda w: w not in _ESCAPABLE_KEYWORDS),
+    st.sampled_from(["example := {}", "theorem {} : True := trivial", "@[{}]"]),
+)
+def test_escaping_a_plain_word_is_refused_unless_a_name_needs_it(word: str, shape: str):
     assert (1, f"«{word}»") in found(shape.format(f"«{word}»"))
+
+
+@pytest.mark.parametrize("word", ["end", "exists", "fun", "at", "from", "ring", "ext"])
+def test_a_keyword_a_name_needs_guillemets_for_is_accepted(word: str):
+    assert found(f"theorem «{word}» : True := trivial\nexample := «{word}»\n") == set()
 
 
 @settings(max_examples=200)

@@ -1,5 +1,5 @@
 /- Attack: the file-system family, `IO.FS`, by a name that is not `IO` alone. -/
--- refused by: FS
+-- refused by: IO
 import Mathlib
 
 def read := IO.FS.readFile "Verify/Judge.lean"
