@@ -304,6 +304,13 @@ RULES: tuple[Rule, ...] = (
         "token table, and then what follows is code; put a space before it",
     ),
     Rule(
+        "glued name",
+        "form",
+        "a name glued to a symbol and ending in a keyword (`∯xsorry`): where an import's token "
+        "ends in letters (`∯x`), Lean reads that token and then the keyword; put a space "
+        "between the symbol and the name",
+    ),
+    Rule(
         "glued literal",
         "form",
         "a char literal or string glued to an operator may belong to a longer symbol (like "

@@ -53,6 +53,7 @@ from jigcli.lean.policy.tables import (
     ALLOWED_PERCENT_TOKENS,
     DECLARATION_KEYWORDS,
     FORBIDDEN_ROOTS,
+    GLUED_KEYWORD,
     LEAN_MATH_NAMESPACES,
     MODULE_ATTRIBUTES,
     NOTATION_KEYWORDS,
@@ -299,6 +300,8 @@ class _Scan:
         for prefix, rule in PREFIXES.items():
             if word.startswith(prefix) and word not in _PREFIXED_HARMLESS:
                 self.add(start, rule.construct, rule.message)
+        if GLUED_KEYWORD.match(text, start):
+            self.form(start, "glued name", word)
         parts = name_parts(word)
         self.constants(start, parts)
         if "«" in word:
@@ -343,9 +346,9 @@ class _Scan:
             if kind != "string" or self.text[token_start] != '"':
                 continue
             atom = self.text[token_start + 1 : pos - 1].strip(" ")
-            if misleading_token(atom):
+            if misleading_token(atom):  # refused, and read on as Lean reads it
                 self.form(token_start, "notation token", f'"{atom}"')
-            elif atom not in HASH_COMMANDS and f"{atom}" not in PERCENT_TOKENS:
+            if atom not in HASH_COMMANDS and atom not in PERCENT_TOKENS:
                 declared.add(atom)
         self.form(start, "unreadable notation")
         return end

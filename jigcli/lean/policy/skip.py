@@ -21,6 +21,7 @@ from jigcli.lean.policy.tables import (
     ALLOWED_COMMANDS,
     DECLARATION_KEYWORDS,
     FORBIDDEN_ROOTS,
+    GLUED_KEYWORD_AHEAD,
     NOTATION_KEYWORDS,
 )
 
@@ -69,7 +70,10 @@ _HOT = _trie(
 # ... and the `component` rules that match inside a component.
 _COMPONENT_INSIDE = rf"(?![{ID_REST}]*?(?:Unsafe|IO(?![a-z])))"
 _BORING_PART = rf"(?!{_HOT}){_COMPONENT_INSIDE}[{ID_FIRST}][{ID_REST}]*+"
-_BORING_IDENT = rf"(?!r#*+\"){_BORING_PART}(?>(?:\.{_BORING_PART})*)(?!\.[«{ID_FIRST}]|%)"
+_BORING_IDENT = (
+    rf"(?!r#*+\")(?!{GLUED_KEYWORD_AHEAD})"
+    rf"{_BORING_PART}(?>(?:\.{_BORING_PART})*)(?!\.[«{ID_FIRST}]|%)"
+)
 # An allowed command is boring unless a longer token continues it (`#check` in `#check_simp`).
 _BORING_COMMANDS = "|".join(
     re.escape(command[1:])

@@ -80,3 +80,25 @@ DECLARATION_KEYWORDS = frozenset(
         *("class", "inductive", "coinductive", "irreducible_def", "alias", "namespace"),
     }
 )
+
+
+# Keywords that, split off the end of a name by a token an import adds (`∯x` in `∯xsorry`),
+# would be read by Lean as themselves: what admits a goal, starts a command or declares.
+GLUE_KEYWORDS = frozenset(
+    {
+        *("sorry", "admit", "axiom", "macro", "macro_rules", "syntax", "elab", "elab_rules"),
+        *("run_cmd", "run_tac", "run_elab", "run_meta", "initialize", "unsafe", "opaque"),
+        *("native_decide", "set_option", "attribute", "open", "export", "import", "notation"),
+        *DECLARATION_KEYWORDS,
+    }
+)
+# What may stand right before a name without a token of an import possibly ending there:
+# blanks, brackets, separators and the signs of `-attr` and `+flag` (no Lean or Mathlib token
+# is one of them then a letter).
+_GLUE_SAFE = rf"\s{ID_REST}()\[\]{{}}⟨⟩,;.@«»`\"'+\-"
+# A name glued to a symbol whose end is one of those keywords, as the bulk skip sees it.
+GLUED_KEYWORD_AHEAD = (
+    rf"(?<![{_GLUE_SAFE}])[{ID_REST}]+?(?:{'|'.join(sorted(GLUE_KEYWORDS, key=len, reverse=True))})"
+    rf"(?![{ID_REST}]|\.[{ID_FIRST}«])"
+)
+GLUED_KEYWORD = re.compile(GLUED_KEYWORD_AHEAD)

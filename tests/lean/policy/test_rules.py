@@ -53,6 +53,7 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "include_str": ('def s : String := include_str "secret.txt"', "include_str"),
     "on_failure": ("example : True := by grind on_failure f", "on_failure"),
     "tactic": ("example : True := by aesop (add safe tactic myTac)", "tactic"),
+    "glued name": ("example := ∯xsorry", "xsorry"),
     "@[aesop] not on a lemma": ("@[aesop safe] def d := 0", "@[aesop] not on a lemma"),
     "partial": ("partial def f (n : ℕ) : ℕ := f n", "partial"),
     "implemented_by": ("@[implemented_by g] def f : ℕ := 0", "implemented_by"),
