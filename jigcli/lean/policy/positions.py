@@ -15,6 +15,7 @@ attribute, or anything else is a configuration: the judgement fails closed."""
 
 from __future__ import annotations
 
+import bisect
 import re
 from pathlib import Path
 
@@ -37,24 +38,42 @@ _PLAIN_NAMED = re.compile(
 _TRIVIA = frozenset({"ws", "line_comment", "block_comment", "doc_comment", "module_doc"})
 _PLAIN_WORD = re.compile(rf"[{ID_FIRST}][{ID_REST}]*")
 _WORDS = frozenset({"ident", "keyword"})
+# How far back, in characters, the tokens before a position are read.
+_WINDOW = 256
 
 
 class Stream:
-    """The significant tokens of a text as (kind, start, end), read lazily and in order with
-    the lexer in force at each position (a notation switches it where it declares tokens)."""
+    """The significant tokens before a position, as (kind, start, end), read with the lexer in
+    force there (a notation switches it where it declares tokens). Lexing every token of a
+    file would cost what the bulk skip saves, so the stream reads only the last `_WINDOW`
+    characters before a position, from a place the scan knows a token starts (`mark`); a
+    judgement that needs more than that window fails closed."""
 
     def __init__(self, text: str, lexer: Lexer) -> None:
         self.text = text
         self.tokens: list[tuple[str, int, int]] = []
+        self.read_from = 0
         self.read_to = 0
         self.lexer = lexer
+        self.marks: list[int] = [0]
 
     def switch(self, lexer: Lexer) -> None:
         """Read on with `lexer` (the scan's, from where the scan now is)."""
         self.lexer = lexer
 
+    def mark(self, pos: int) -> None:
+        """A token starts at `pos` (the scan has read up to it)."""
+        if pos > self.marks[-1]:
+            self.marks.append(pos)
+
     def before(self, pos: int) -> list[tuple[str, int, int]]:
-        """The tokens read so far that end at or before `pos`, reading up to `pos` first."""
+        """The significant tokens of at most the last `_WINDOW` characters before `pos` (and
+        any read before them), in order; `pos` must be where a token starts."""
+        index = bisect.bisect_right(self.marks, max(0, pos - _WINDOW)) - 1
+        start = self.marks[max(0, index)]
+        if not self.read_from <= start <= self.read_to or start > pos:
+            start = min(start, pos)
+            self.tokens, self.read_from, self.read_to = [], start, start
         while self.read_to < pos:
             kind, end = self.lexer.at(self.read_to)
             if end <= self.read_to:  # the end of the text
@@ -131,9 +150,32 @@ def _skippable_group(stream: Stream, tokens: list[tuple[str, int, int]], opener:
     return second == ":=" or first in _CLAUSES
 
 
+# The common spellings of a named argument, read on the line before the `(`: a dotted name
+# (`hp.two_le (p := p)`), or a name after `exact`, `(`, `:=`… (`exact foo (n := k)`), with
+# only blanks before the `(` (so no comment or string can hide between). Only a yes is read
+# here; anything else goes to the tokens.
+_DOTTED = rf"[{ID_FIRST}][{ID_REST}]*(?:\.[{ID_FIRST}][{ID_REST}]*)+"
+_NAME = rf"(?<![{ID_REST}.])([{ID_FIRST}][{ID_REST}]*)"
+_PLAIN_ARGUMENT = re.compile(
+    rf"(?:(?<![{ID_REST}.]){_DOTTED}|(?:(?<![{ID_REST}])(?:exact|apply|refine|use|simpa using)"
+    rf"|:=|\(|\[|,|⟨)[ \t]+{_NAME}|[(\[⟨]{_NAME})[ \t]*\Z"
+)
+
+
+def _plainly_an_argument(text: str, start: int) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    m = _PLAIN_ARGUMENT.search(text, max(line_start, start - _WINDOW), start)
+    if m is None:
+        return False
+    name = m.group(1) or m.group(2)
+    return name is None or (name not in TACTICS and name.rstrip("!?") not in TACTICS)
+
+
 def configuration(stream: Stream, start: int) -> bool:
     """Whether the `(name := …)` group whose `(` is at `start` configures a tactic (or an
     elaborator, or a command), judged from the tokens before it; see the module docstring."""
+    if _plainly_an_argument(stream.text, start):
+        return False
     tokens = stream.before(start)
     i = len(tokens) - 1
     floor = max(-1, i - _BACK)
@@ -276,25 +318,59 @@ _PLAIN_LITERAL = re.compile(
 _TACTIC_ONLY = frozenset({"hint"})
 
 
+# The names a literal may resolve to (`true`, `.reducible`, `.pos`), and where a file declares
+# one: after a declaration keyword (under any prefix), as a constructor (`| true`), or as a
+# renaming (`open X renaming a → true`). Read over the whole text, comments included: a
+# comment can only make the scan refuse more.
+_LITERAL_NAMES = ("true", "false", *_ENUM_CONSTRUCTORS, *_OCCURRENCES)
+_PLAIN_MEANINGS = frozenset({"true", "false", *_ENUM_CONSTRUCTORS})
+_NAMES = "|".join(sorted(_LITERAL_NAMES, key=len, reverse=True))
+_NAME_AT = {name: re.compile(rf"{name}(?![{ID_REST}])") for name in _LITERAL_NAMES}
+# What stands before a name a file declares: a declaration keyword (the name under any prefix),
+# a constructor's `|`, or a renaming's `→`.
+_DECLARES_BEFORE = re.compile(
+    rf"(?:(?<![{ID_REST}])(?:def|theorem|lemma|abbrev|opaque|axiom|instance|structure|class"
+    rf"|inductive|alias|irreducible_def)\s+(?:[^\s(:]*\.)?|(?:^|\n)[ \t]*\|[ \t]*"
+    rf"|renaming[^\n]*→[ \t]*)\Z"
+)
+_REST = re.compile(f"[{ID_REST}.]")
+_CONTEXT = 80
+
+
+def _declared_literal_names(text: str) -> frozenset[str]:
+    """The literal names `text` declares, read from the text before each use of one (the scan
+    adds those its declaration reader finds behind a comment)."""
+    found = set()
+    for name, pattern in _NAME_AT.items():
+        if name not in text:
+            continue
+        for m in pattern.finditer(text):
+            start = m.start()
+            if start and _REST.match(text, start - 1) and text[start - 1] != ".":
+                continue
+            if _DECLARES_BEFORE.search(text[max(0, start - _CONTEXT) : start]):
+                found.add(name)
+                break
+    return frozenset(found)
+
+
 class Meanings:
     """What the file declares that could change what a literal means: an `OfNat` instance
     (numerals elaborate through it), a name whose last component is `true`, `false` or an
     enumeration constructor (a name resolves in the current namespace first, and `.c` in the
     expected type's namespace, which a file can extend)."""
 
-    _DECLARED = re.compile(
-        r"(?:\b(?:def|theorem|lemma|abbrev|opaque|axiom|instance|structure|class|inductive"
-        rf"|alias|irreducible_def)\s+(?:[^\s(:]*\.)?|^\s*\|\s*|\brenaming\s+[^\n]*→\s*)"
-        rf"([{ID_FIRST}][{ID_REST}]*)",
-        re.MULTILINE,
-    )
-
     def __init__(self, text: str) -> None:
         self.numerals_plain = "OfNat" not in text and "OfScientific" not in text
-        self.declared = frozenset(m.group(1) for m in self._DECLARED.finditer(text))
-        changed = self.declared & (_ENUM_CONSTRUCTORS | {"true", "false"})
+        self.declared = _declared_literal_names(text)
         # `_PLAIN_LITERAL` may be trusted: nothing it accepts means something else here.
-        self.plain = self.numerals_plain and not changed
+        self.plain = self.numerals_plain and not self.declared & _PLAIN_MEANINGS
+
+    def declare(self, name: str) -> None:
+        """A name the scan's declaration reader found declared (behind comments too)."""
+        if name in _LITERAL_NAMES:
+            self.declared |= {name}
+            self.plain = self.plain and name not in _PLAIN_MEANINGS
 
     def literal(self, tokens: list[str]) -> bool:
         """A value the interpreter evaluates without running anything a submission wrote."""

@@ -229,10 +229,12 @@ class _Scan:
         """Judge the code from `pos` to `stop` (the end of the text by default)."""
         text = self.text
         stop = len(text) if stop is None else stop
+        mark = self.stream.mark
         while True:
             boring = self.skip(text, pos, stop)
             assert boring is not None  # a `*+` pattern always matches
             pos = boring.end()
+            mark(pos)
             if pos >= stop:
                 return
             kind, end = self.lexer.at(pos)
@@ -455,6 +457,8 @@ class _Scan:
                 names = [self.next_text(end)[0]]
         for name in names:
             parts = _unrooted(name_parts(name))
+            if parts:
+                self.meanings.declare(parts[-1])
             protected = parts[:1] and parts[0] in FORBIDDEN_ROOTS and not self._at_home(parts)
             if protected or _in_tactic_namespace(parts):
                 self.form(at, "reaches a protected namespace", f"{keyword} {name}")
