@@ -45,9 +45,10 @@ _WINDOW = 256
 class Stream:
     """The significant tokens before a position, as (kind, start, end), read with the lexer in
     force there (a notation switches it where it declares tokens). Lexing every token of a
-    file would cost what the bulk skip saves, so the stream reads only the last `_WINDOW`
-    characters before a position, from a place the scan knows a token starts (`mark`); a
-    judgement that needs more than that window fails closed."""
+    file would cost what the bulk skip saves, so the stream starts reading at the last place
+    the scan knows a token starts (`mark`) at least `_WINDOW` characters back, and goes on
+    from where it stopped when asked again further on; a judgement that walks back further
+    than `_BACK` tokens fails closed."""
 
     def __init__(self, text: str, lexer: Lexer) -> None:
         self.text = text
@@ -67,7 +68,7 @@ class Stream:
             self.marks.append(pos)
 
     def before(self, pos: int) -> list[tuple[str, int, int]]:
-        """The significant tokens of at most the last `_WINDOW` characters before `pos` (and
+        """The significant tokens of at least the last `_WINDOW` characters before `pos` (and
         any read before them), in order; `pos` must be where a token starts."""
         index = bisect.bisect_right(self.marks, max(0, pos - _WINDOW)) - 1
         start = self.marks[max(0, index)]
