@@ -616,3 +616,18 @@ def test_a_submission_needs_no_code_owner():
     # contributors' proofs are judged by the workflow, not held for a maintainer's review
     assert _owners("Submissions/S001/AliceDirect.lean") == []
     assert _owners("Certificates/C001/submissions/w.json") == []
+
+
+def test_the_selftest_checks_the_policys_token_table_against_leans():
+    steps = load(WORKFLOWS / "verify.yml")["jobs"]["selftest"]["steps"]
+    runs = [s.get("run", "") for s in steps]
+    check = next(run for run in runs if "check_token_table.py" in run)
+    assert "lake env lean scripts/token_table.lean > token-table.txt" in check
+    # after the set-up that fetches Mathlib, before any byte of the head is here
+    names = [s.get("uses", s.get("name", "")) for s in steps]
+    at = next(i for i, s in enumerate(steps) if "check_token_table.py" in s.get("run", ""))
+    assert (
+        names.index("./.github/actions/lean-setup")
+        < at
+        < names.index("Check out the head, as data")
+    )
