@@ -624,7 +624,7 @@ def test_the_selftest_checks_the_policys_token_table_against_leans():
     check = next(run for run in runs if "check_token_table.py" in run)
     assert "lake env lean scripts/token_table.lean > token-table.txt" in check
     # after the set-up that fetches Mathlib, before any byte of the head is here
-    names = [s.get("uses") or s.get("name", "") for s in steps]
+    names = [s.get("name") or s.get("uses", "") for s in steps]
     at = next(i for i, s in enumerate(steps) if "check_token_table.py" in s.get("run", ""))
     assert (
         names.index("./.github/actions/lean-setup")
