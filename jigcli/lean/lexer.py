@@ -20,16 +20,20 @@ whether a word is code are fixed by `Lean.Parser.Basic` at v4.33.0, and this mod
 * `` `name `` is a name literal; a command token is the longest `#` token of the pinned
   toolchain's table (`tokens.yaml`) the text starts with (`#eval`, `#check`; `#checkx` is
   `#check` then `x`), and any other `#` is a one-character symbol (Mathlib's `#s`);
-* a symbol is one character, except `MULTI_SYMBOLS`: those ending in `'` (`''`, `⁻¹'`, `∑'`, …,
-  which Lean reads whole), `@[` and `:=`. None ends in `-` or `/`, so `--` and `/-` always open
-  a comment here; Lean's token table, which imports extend, could read `x <|--` otherwise, and
-  the policy refuses a comment glued to an operator for that reason.
+* a symbol is one character, except the tokens of Lean's table that read otherwise one
+  character at a time (`changes_reading`: `''`, `⁻¹'`, `∑'`, `]'` of `xs[i]'h`, `//`, `<-`,
+  Mathlib's `→o`, `=O[`; the `symbols` of `tokens.yaml`, each with its source) and those the
+  text's own notation declares (`Lexer(text, declared)`), read as Lean's `tokenFn` reads the
+  longest token, a token as long as the identifier there winning (`isToken`); `@[` and `:=`
+  are read whole for the scanner's convenience. A run of symbols Lean holds as one token
+  (`<;>`, `→+*`) is split here, which moves no boundary of a comment, literal or name.
 
 The public API, for the policy scan and for readers of declarations:
 
-    tokenize(text) -> Iterator[Token]
+    tokenize(text, declared=frozenset()) -> Iterator[Token]
     Token(kind, text, line, end_line, start, end)   # a NamedTuple
-    Lexer(text).at(pos) -> (kind, end)              # one token at a time, whitespace included
+    Lexer(text, declared).at(pos) -> (kind, end)    # one token at a time, whitespace included
+    changes_reading(token) -> bool                  # whether the lexer must know the token
 
 `line` and `end_line` are 1-based (the lines of the first and last character), `start`/`end` are
 offsets into `text` with `text[start:end] == token.text`. Whitespace is not yielded: between two
