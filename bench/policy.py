@@ -14,7 +14,7 @@ imports, module docs, nested comments, docstrings, long tactic proofs with Mathl
 few strings and char literals), then times:
 
 * words:    one `re.findall(r"\\S+", text)` per file (splitting into words, no judgement);
-* today:    the scan of revision REV (default: the policy before issue 18), loaded from git;
+* today:    the scan of revision REV (default: the policy before issue 29), loaded from git;
 * scan:     `jigcli.lean.policy.scan(text)` per file (lexing, imports, every construct);
 * tokenize: `list(jigcli.lean.lexer.tokenize(text))` per file, for information (on every
   tenth file: it is the full token stream a declaration reader needs, not the scan's path).
@@ -49,8 +49,8 @@ TARGET_PRECISION = 0.99
 CHUNK = 50
 REPO = Path(__file__).resolve().parents[1]
 LEAN = REPO / "tests" / "data" / "lean"
-# The policy as it stood when issue 18 was taken up.
-TODAY = "376f84b"
+# The policy as it stood when issue 29 was taken up.
+TODAY = "518fa5f"
 REFUSED_BY = "-- refused by: "
 
 IMPORTS = (
@@ -197,24 +197,23 @@ def _report_corpora() -> bool:
 
 
 def _policy_at(revision: str) -> ModuleType | None:
-    """The lexer and policy of `revision`, loaded from git as a package of their own."""
+    """The policy of `revision`, loaded from git as a package of its own: the `jigcli` tree of
+    that revision, renamed `jigcli_then` (its data files beside its modules, as there)."""
     folder = Path(tempfile.mkdtemp(prefix="jig-policy-"))
-    package = folder / "policy_then"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    for name in ("lexer", "policy"):
-        shown = subprocess.run(
-            ["git", "-C", str(REPO), "show", f"{revision}:jigcli/lean/{name}.py"],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if shown.returncode != 0:
-            return None
-        source = shown.stdout.replace("from jigcli.lean.lexer import", "from .lexer import")
-        (package / f"{name}.py").write_text(source, encoding="utf-8")
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", revision, "jigcli"], capture_output=True, check=False
+    )
+    if archive.returncode != 0:
+        return None
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    package = folder / "jigcli_then"
+    (folder / "jigcli").rename(package)
+    for module in package.rglob("*.py"):
+        source = module.read_text(encoding="utf-8")
+        source = re.sub(r"\b(from|import) jigcli\b", r"\1 jigcli_then", source)
+        module.write_text(source, encoding="utf-8")
     sys.path.insert(0, str(folder))
-    return importlib.import_module("policy_then.policy")
+    return importlib.import_module("jigcli_then.lean.policy")
 
 
 def _timed(texts: list[str], work: Callable[[str], object]) -> float:
