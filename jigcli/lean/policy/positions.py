@@ -359,7 +359,9 @@ class Meanings:
     """What the file declares that could change what a literal means: an `OfNat` instance
     (numerals elaborate through it), a name whose last component is `true`, `false` or an
     enumeration constructor (a name resolves in the current namespace first, and `.c` in the
-    expected type's namespace, which a file can extend)."""
+    expected type's namespace, which a file can extend). `+flag` and `-flag` need no such
+    care: they become `mkCIdentFrom item ``true` (`mkConfigItemViews`, lean4
+    src/Lean/Elab/Tactic/Config.lean), a constant named in full, whatever the file declares."""
 
     def __init__(self, text: str) -> None:
         self.numerals_plain = "OfNat" not in text and "OfScientific" not in text
