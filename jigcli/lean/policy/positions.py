@@ -298,9 +298,12 @@ _TACTIC_VALUED = frozenset({"disch", "discharger", "norm"})
 # `rw (occs := .pos [2]) [h]`.
 _OCCURRENCES = frozenset({"pos", "neg"})
 # `.constructor` values accepted: the constructors of Lean's own configuration enums
-# (`TransparencyMode`, `EtaStructMode` in lean4 src/Init/MetaTypes.lean).
+# (`TransparencyMode`, `EtaStructMode` in lean4 src/Init/MetaTypes.lean), and the two
+# configurations Mathlib's `@[simps]` names (`Simps.Config.asFn`, `Simps.Config.lemmasOnly` in
+# Mathlib/Tactic/Simps/Basic.lean), which exist already, so a submission cannot declare them.
 _ENUM_CONSTRUCTORS = frozenset(
     {"all", "default", "reducible", "instances", "implicit", "none", "notClasses"}
+    | {"asFn", "lemmasOnly"}
 )
 _BOOLEANS = frozenset({"true", "false", "Bool.true", "Bool.false"})
 _NUMBER = re.compile(r"[0-9][0-9_]*")

@@ -228,8 +228,10 @@ class _Scan:
     def body(self, pos: int, stop: int | None = None) -> None:
         """Judge the code from `pos` to `stop` (the end of the text by default)."""
         text = self.text
+        # Only the file's own reading marks where tokens start: inside an interpolated
+        # string's braces the tokens are the string's, and lexing from there would not be.
+        mark = self.stream.mark if stop is None else _no_mark
         stop = len(text) if stop is None else stop
-        mark = self.stream.mark
         while True:
             boring = self.skip(text, pos, stop)
             assert boring is not None  # a `*+` pattern always matches
@@ -595,6 +597,9 @@ class _Scan:
         keyword, _, after = self.next_text(end)
         while keyword in _MODIFIERS:
             keyword, _, after = self.next_text(after)
+        if keyword == "@[" and not command:
+            self.aesop_tag = True  # another list follows: the declaration comes after it
+            return end
         if command or keyword not in ("theorem", "lemma"):
             self.form(start, "@[aesop] not on a lemma")
         return end
@@ -675,6 +680,10 @@ _AFTER_TACTIC = re.compile(r"[ \t]*+(?:$|--|/-|<;>|<\|>|[;)\]}|])", re.MULTILINE
 _QUOTE_OR_ESCAPE = re.compile(r'["\\]')
 # What `%` glued to a name is followed by when it is the modulo operator: an operand.
 _GLUED_OPERAND = re.compile(rf"[0-9({ID_FIRST}]")
+
+
+def _no_mark(pos: int) -> None:
+    """Marks nothing (see `_Scan.body`)."""
 
 
 def scan(text: str, home: str | None = None) -> list[Violation]:

@@ -400,3 +400,25 @@ def test_the_fast_path_for_plain_declarations_and_opens_does_not_skip_a_comment(
 
 def test_one_violation_per_construct_and_line():
     assert [v.construct for v in scan("example := by sorry; sorry\n")] == ["sorry"]
+
+
+def test_stacked_attribute_lists_on_a_lemma_take_an_aesop_rule():
+    assert found("@[aesop safe apply]\n@[simp] theorem t : True := trivial\n") == set()
+    assert (1, "@[aesop] not on a lemma") in found("@[aesop safe apply] @[simp] def d := 0\n")
+
+
+def test_simps_names_its_own_configurations_by_a_leading_dot():
+    assert found("@[simps (config := .asFn)] def p : P := ⟨1⟩\n") == set()
+    assert found("@[simps (config := .lemmasOnly)] def p : P := ⟨1⟩\n") == set()
+    assert (1, "(config := …)") in found("@[simps (config := .mine)] def p : P := ⟨1⟩\n")
+
+
+def test_a_configuration_after_an_interpolated_string_is_read_from_the_files_own_tokens():
+    # The tokens inside `{…}` are the string's; read from there, the closing quote would open
+    # a string that hides the tactic the group belongs to.
+    padding = "x" * 300
+    source = (
+        f'def s (a : ℕ) : String := s!"{{a}} {padding}"\n'
+        'example : 1 = 1 := by\n  simp (maxSteps := f 5) -- "\n'
+    )
+    assert (3, "(maxSteps := …)") in found(source)
