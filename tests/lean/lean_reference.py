@@ -107,10 +107,10 @@ def spans(text: str, table: frozenset[str]) -> list[tuple[str, int, int]]:
             out.append(("comment", i, end))
             i = end
         elif text.startswith("/-", i):
-            end = _comment_end(text, i + 3)
+            closed = _comment_end(text, i + 3)
             # Unterminated: an error, and Lean reads no further.
-            out.append(("comment", i, end) if end is not None else ("error", i, n))
-            i = n if end is None else end
+            out.append(("comment", i, closed) if closed is not None else ("error", i, n))
+            i = n if closed is None else closed
         elif c == '"':
             end = _string_end(text, i)
             out.append(("string", i, end))
