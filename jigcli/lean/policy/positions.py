@@ -113,7 +113,7 @@ class Stream:
 _TERM_BEFORE = frozenset(
     {
         *(":=", "(", "[", "⟨", ",", "←", "<-", "<|", "|>", "$", "=", "≠", "<", ">", "≤", "≥"),
-        *("↦", "=>"),
+        *("↦", "=>", "|"),  # `| step (m := k) hk =>`: a pattern's named argument
         *("+", "-", "*", "/", "∘", "∣", "↔", "→", "∧", "∨", "¬", "@", "▸", ":"),
         *("exact", "apply", "refine", "refine'", "use", "exists", "from", "show", "calc"),
         *("using", "exacts", "specialize", "convert", "have", "obtain", "rcases", "rintro"),

@@ -39,9 +39,14 @@ theorem card_inter_le (s t : Finset α) :
 theorem pow_le_pow_of_le {a b : ℕ} (n : ℕ) (h : a ≤ b) : a ^ n ≤ b ^ n :=
   Nat.pow_le_pow_left h n
 
-theorem named_on_continuation {a b : ℕ} (h : a ≤ b) : a ^ 3 ≤ b ^ 3 :=
+theorem named_on_continuation {a b : ℕ} (m : ℕ) (h : a ≤ b) : a ^ m ≤ b ^ m :=
   pow_le_pow_of_le
-    (n := 3) h
+    (n := m) h
+
+theorem le_succ_of_le' {n m : ℕ} (h : n ≤ m) : n ≤ m + 1 := by
+  cases h with
+  | refl => exact Nat.le_succ n
+  | step (m := k) hk => exact Nat.le_succ_of_le (Nat.le_succ_of_le hk)
 
 example (p : ℕ) (hp : p.Prime) (h2 : p ≠ 2) : Odd p := by
   obtain ⟨k, hk⟩ | h := hp.eq_two_or_odd'.symm.imp id id
