@@ -35,7 +35,6 @@ from jigcli.hashing import sha256_tagged
 from jigcli.jsondoc import is_unicode_text
 from jigcli.process import Deadline
 from jigcli.sandbox import probe as probing
-from jigcli.sandbox import seccomp
 from jigcli.sandbox.cgroups import memory_cap
 from jigcli.sandbox.execute import execute
 from jigcli.sandbox.job import Execution, SetupFailed
@@ -124,8 +123,7 @@ def check_witness(
         )
     cap = probing.process_cap(chosen, trial)
     wall = limits.wall_sec if deadline is None else min(limits.wall_sec, deadline.remaining())
-    loaded = seccomp.program(ip=False) if chosen.program_filters else None
-    job = isolation.checker_job(interpreter, checker_source, witness, limits, wall, loaded)
+    job = isolation.checker_job(interpreter, checker_source, witness, limits, wall)
     try:
         started, done = _started(execute(chosen, job, cap.mechanism))
         stale = not started and chosen.setup_failed(done.exit_status, done.result.stderr)
@@ -153,7 +151,7 @@ def check_witness(
         processes_note=cap.why,
         memory_capped=done.memory_mb is not None,
         memory_note=memory_cap().why,
-        seccomp=done.seccomp or loaded is not None,
+        seccomp=done.seccomp,
     )
 
 

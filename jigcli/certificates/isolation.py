@@ -129,23 +129,6 @@ def sandbox_limits(limits: CertLimits, wall_sec: float) -> Limits:
 # (no such line) from a checker that prints a launcher's words (it cannot un-print this).
 STARTED = b"jig-checker-started\n"
 _SAY_STARTED = 'printf "jig-checker-started\\n" && exec "$@"'
-FILTER_NAME = "seccomp.bpf"
-# Loads the seccomp filter (BPF in FILTER_NAME; no_new_privs is set already, by setpriv) into
-# the checker's own interpreter, then runs the checker as `python checker.py witness` would:
-# for a route whose launcher cannot load a filter (`Route.program_filters`).
-_FILTERED = f"""import ctypes, runpy, sys
-bpf = open({FILTER_NAME!r}, "rb").read()
-code = ctypes.create_string_buffer(bpf, len(bpf))
-class Program(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-program = Program(len(bpf) // 8, ctypes.cast(code, ctypes.c_void_p))
-prctl = ctypes.CDLL(None, use_errno=True).prctl
-if prctl(38, 1, 0, 0, 0) or prctl(22, 2, ctypes.byref(program), 0, 0):
-    sys.exit("jig-seccomp: the filter could not be loaded")
-del bpf, code, program, prctl, Program
-sys.argv = [{CHECKER_NAME!r}, {WITNESS_NAME!r}]
-runpy.run_path({CHECKER_NAME!r}, run_name="__main__")
-"""
 
 
 def checker_job(
@@ -154,15 +137,10 @@ def checker_job(
     witness: bytes,
     limits: CertLimits,
     wall_sec: float,
-    seccomp_filter: bytes | None = None,
 ) -> Job:
-    """The job that runs a checker on a witness; with `seccomp_filter`, the checker's
-    interpreter loads it before anything of the checker runs."""
+    """The job that runs a checker on a witness."""
     inputs = {CHECKER_NAME: checker_source, WITNESS_NAME: witness}
     argv: tuple[str, ...] = (str(python), *PYTHON_FLAGS, CHECKER_NAME, WITNESS_NAME)
-    if seccomp_filter is not None:
-        inputs[FILTER_NAME] = seccomp_filter
-        argv = (str(python), *PYTHON_FLAGS, "-c", _FILTERED)
     return Job(
         argv=("/bin/sh", "-c", _SAY_STARTED, "jig-start", *argv),
         view=View(
@@ -173,6 +151,7 @@ def checker_job(
         limits=sandbox_limits(limits, wall_sec),
         env=PYTHON_ENV,
         ip=False,  # a checker reads a witness and prints a line: local sockets at most
+        python=str(python),
     )
 
 
@@ -185,6 +164,8 @@ def probe_job(python: Path) -> Job:
         ),
         limits=probing.PROBE_LIMITS,
         env=PYTHON_ENV,
+        ip=False,  # probed as a checker runs, under the filter a checker gets
+        python=str(python),
     )
 
 

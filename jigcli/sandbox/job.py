@@ -72,6 +72,9 @@ class Job(NamedTuple):
     # Whether it may open IP sockets (loopback only: every route has its own network); a
     # job that needs none gets local sockets alone (`seccomp.LOCAL_FAMILIES`).
     ip: bool = True
+    # A Python in the job's view, for a route whose launcher cannot load the seccomp filter
+    # itself: its init runs it to load the filter, then becomes the init (`UnshareRoot`).
+    python: str | None = None
 
 
 class SetupFailed(Exception):

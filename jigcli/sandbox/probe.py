@@ -208,17 +208,6 @@ def _why_not(route: Route, job: Job, confining: bool) -> str | None:
     return probe(route, job)
 
 
-def _filter_how(route: Route) -> str:
-    if route.filters_calls:
-        return "a libseccomp filter"
-    if route.program_filters:
-        return (
-            "a libseccomp filter, loaded by a checker's interpreter before the checker runs "
-            "(this route's launcher cannot load one)"
-        )
-    return "this route cannot load one"
-
-
 def describe(job: Job) -> dict[str, Any]:
     """Each route on this machine, for `jig doctor`: available, probed with `job`, ok, and
     why not; whether it caps a run's processes (by what, or why not) and its memory as a
@@ -246,8 +235,8 @@ def describe(job: Job) -> dict[str, Any]:
                 },
                 "memory": {"capped": memory.capped, "why": memory.why},
                 "seccomp": {
-                    "applied": (route.filters_calls or route.program_filters) and no_filter is None,
-                    "why": no_filter or _filter_how(route),
+                    "applied": route.filters_calls and no_filter is None,
+                    "why": no_filter or route.filter_how,
                 },
                 "as_root": {"holds": route.holds_as_root, "why": route.as_root},
                 "files": {"confined": route.confines_files, "why": route.files},

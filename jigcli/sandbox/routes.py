@@ -18,8 +18,8 @@ says which attacks each route was tested against):
 |                | readable files); every top folder but the system's and those      |          |
 |                | holding the job's paths (homes, `/root`, `/work`, `/opt`, …);     |          |
 |                | host `/tmp`, `/dev/shm` and world-writable `/var`, `/run` folders |          |
-|                | (sized tmpfs); a program that can load the seccomp filter itself  |          |
-|                | (a checker's interpreter) does (`program_filters`)                |          |
+|                | (sized tmpfs); the calls `seccomp.REFUSED` names (the run's init  |          |
+|                | loads the filter, with the job's Python, before the job starts)   |          |
 | sandbox-exec   | network; writes outside the stage (macOS)                         | macOS    |
 | none           | nothing but the limits (development only)                         |          |
 
@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from jigcli.sandbox.cgroups import CGROUP, RLIMIT
-from jigcli.sandbox.job import Job
+from jigcli.sandbox.job import Job, SetupFailed
 
 NOBODY = 65534
 SCRATCH = Path("/scratch")  # the program's working folder inside bubblewrap
@@ -82,11 +82,10 @@ class Route:
     def prepare(self, stage: Path) -> None:
         """Make the stage usable by the user the program runs as."""
 
-    # Whether it runs the program under `seccomp.program()` (bubblewrap's `--seccomp FD`).
+    # Whether it runs the program under `seccomp.program()`, given to `command` on a file
+    # descriptor (bubblewrap's `--seccomp FD`; unshare-root's init loads it), and how.
     filters_calls = False
-    # Whether the route cannot load the seccomp filter itself, so that a program able to
-    # load it (a checker's interpreter: `jigcli.certificates.isolation`) should, first.
-    program_filters = False
+    filter_how = "this route cannot load one"
     # How the route's own programs begin an error line on stderr: a run that fails with
     # one of these failed in the sandbox's setup, not in the program (a stale probe?).
     launcher_words: tuple[str, ...] = ()
@@ -138,6 +137,7 @@ class Bubblewrap(Route):
     signal_as_status = True  # bwrap's own init waits for the program
     cap_mechanisms = (CGROUP, RLIMIT)
     filters_calls = True
+    filter_how = "a libseccomp filter, which bubblewrap loads before the program runs"
     launcher_words = ("bwrap:",)
     # bwrap's outer process exits once its init says how the program ended, without
     # waiting for that init, which is then an orphan (bubblewrap's --info-fd: child-pid).
@@ -250,12 +250,11 @@ _SECUREBITS = "+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+
 # Runs as root of the run's own user namespace, in the stage folder: an empty read-only tmpfs
 # over each host folder the job does not need (`_hidden_from`), private sized tmpfs over the
 # host's shared writable folders, the inputs copied into the scratch tmpfs at /tmp, then
-# every capability dropped for good (uid 0 of the namespace regains none on exec); /proc is
-# read-only, so no process of the run writes another's memory (/proc/1/mem: the shell below,
-# which the seccomp filter the checker's interpreter loads does not cover). PID 1 of a
-# namespace ignores signals it has no handler for, SIGXCPU included, so the program must not
-# be PID 1: a shell is, and waits for it (`; exit` keeps the shell from exec'ing it). A mount
-# that fails ends the setup (`set -e`): the route then fails its probe, never runs half-hidden.
+# every capability dropped for good (uid 0 of the namespace regains none on exec), then the
+# command it is given (`_LOAD_FILTER`, then `_WAIT`): the same process, PID 1, loads the
+# seccomp filter before anything of the job exists, so every process of the run is under it.
+# /proc is read-only as well, so no process of the run writes another's memory. A mount that
+# fails ends the setup (`set -e`): the route then fails its probe, never runs half-hidden.
 _INIT = f"""set -e
 scratch=$1 shared=$2 workdir=$3 hidden=$4 writable=$5; shift 5
 while [ "$hidden" -gt 0 ]; do
@@ -273,7 +272,28 @@ cp -R -T . /tmp
 mount -o remount,ro,nosuid,nodev,noexec /proc
 cd "$workdir" && unset OLDPWD
 exec setpriv --inh-caps=-all --bounding-set=-all --securebits={_SECUREBITS} --no-new-privs \\
-  -- /bin/sh -c '"$@"; exit $?' jig-init "$@"
+  -- "$@"
+"""
+# The init after its mounts: a shell that waits for the program (`; exit` keeps it from
+# exec'ing it). PID 1 of a namespace ignores signals it has no handler for, SIGXCPU included,
+# so the program must not be PID 1.
+_WAIT = ("/bin/sh", "-c", '"$@"; exit $?', "jig-init")
+# Loads the seccomp filter from the descriptor its first argument names, then becomes the
+# rest of its arguments (the init shell), which the filter holds from its first instruction
+# on: so does every process of the run, all of them its children. no_new_privs is set
+# already (setpriv), and set again here as the kernel requires of an unprivileged filter.
+_LOAD_FILTER = """import ctypes, os, sys
+fd = int(sys.argv[1])
+bpf = b"".join(iter(lambda: os.read(fd, 65536), b""))
+os.close(fd)
+code = ctypes.create_string_buffer(bpf, len(bpf))
+class Program(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+program = Program(len(bpf) // 8, ctypes.cast(code, ctypes.c_void_p))
+prctl = ctypes.CDLL(None, use_errno=True).prctl
+if prctl(38, 1, 0, 0, 0) or prctl(22, 2, ctypes.byref(program), 0, 0):
+    sys.exit("jig-setup: the seccomp filter could not be loaded")
+os.execv(sys.argv[2], sys.argv[2:])
 """
 # What of the host's top folders the unshare route keeps in view: the system's own, and the
 # ones it replaces with tmpfs of its own (/tmp) or that hold no user's files (/proc, /dev).
@@ -348,7 +368,13 @@ class UnshareRoot(Route):
     """unshare(1), run as the host's nobody, in a user namespace of the run's own."""
 
     name = "unshare-root"
-    program_filters = True  # util-linux's setpriv before 2.40 loads no seccomp filter
+    # util-linux's setpriv before 2.40 loads no seccomp filter: the init loads it, with the
+    # job's Python, after its mounts and before it runs anything of the job.
+    filters_calls = True
+    filter_how = (
+        "a libseccomp filter, which the run's init loads (with the job's Python, after its "
+        "mounts) before anything of the run starts, so every process of the run is under it"
+    )
     launcher_words = ("unshare:", "setpriv:", "mount:", "jig-setup:")
     signal_as_status = True
     cap_mechanisms = (CGROUP, RLIMIT)
@@ -398,6 +424,11 @@ class UnshareRoot(Route):
             hidden.append(str(stage.parent))  # its working folder, which the cover leaves
         sizes = [str(scratch), str(job.limits.scratch_mb * MB), workdir]
         sizes += [str(len(hidden)), str(len(writable))]
+        init = [*_WAIT, *inner]
+        if seccomp_fd is not None:
+            if job.python is None:
+                raise SetupFailed("the unshare route needs the job's Python to load its filter")
+            init = [job.python, "-I", "-S", "-c", _LOAD_FILTER, str(seccomp_fd), *init]
         return [
             "setpriv",
             f"--reuid={NOBODY}",
@@ -410,7 +441,7 @@ class UnshareRoot(Route):
             "--map-root-user",
             *_UNSHARE_NS,
             "--",
-            *("/bin/sh", "-c", _INIT, "jig-setup", *sizes, *hidden, *writable, *inner),
+            *("/bin/sh", "-c", _INIT, "jig-setup", *sizes, *hidden, *writable, *init),
         ]
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from jigcli.sandbox import execute
+from jigcli.sandbox import execute, seccomp
 from jigcli.sandbox.job import SetupFailed
 
 NOBODY = 65534
@@ -122,9 +122,22 @@ def test_no_route_shows_a_checker_the_hosts_run_or_var(through):
         shutil.rmtree(home, ignore_errors=True)
 
 
+def test_every_process_of_a_run_is_under_the_filter_its_init_included(through):
+    """unshare-root's init loads the filter (its launcher, setpriv before 2.40, cannot) before
+    anything of the run starts; bubblewrap loads it before its init execs: no process of the
+    run, PID 1 included, is one a checker could act through unfiltered."""
+    if seccomp.unavailable():
+        pytest.skip(f"no seccomp filter here: {seccomp.unavailable()}")
+    outcome = through("init_filtered.py")
+    assert outcome["reason"] == "ok", outcome
+    assert outcome["seccomp"] is True
+    modes = json.loads(outcome["canonical"])
+    assert modes == {"init": "2", "parent": "2", "self": "2"}, modes
+
+
 def test_no_checker_can_write_the_memory_of_its_sandboxs_init(through):
-    """unshare-root's PID 1 is a shell the filter does not cover: with /proc writable, a
-    checker could write an execve into /proc/1/mem and run unfiltered."""
+    """With /proc writable, a checker could write an execve into /proc/1/mem (a shell's,
+    were the init not filtered) and run unfiltered."""
     outcome = through("proc_mem.py")
     assert outcome["reason"] == "ok", outcome
     seen = json.loads(outcome["canonical"])
