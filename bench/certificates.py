@@ -24,7 +24,10 @@ PYTHONDONTWRITEBYTECODE would otherwise compile its sources on every run.
     certificate against the bare runs' median — target ≤ 1.3× bare; and in total against
     one upstream process per certificate — target ≥ 2.5× faster (with `--upstream`);
 (c) the same batch with `--jobs 2` against `--jobs 1` — target ≥ 1.7× faster, where two
-    CPUs are free (skipped on one).
+    CPUs are free (skipped on one). For information, the ceiling beside it: jig's own
+    bubblewrap command for one certificate, run `--count` times without jig (no stage, cgroup,
+    probe or verdict per run) in sequence and in two parallel streams; what a machine's kernel
+    allows two sandboxes at once, which no wrapper around them can beat.
 
 Both ratios are printed with the isolation route the verdicts recorded.
 """
@@ -40,6 +43,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -130,6 +134,45 @@ def batch_round(count: int, jobs: int) -> tuple[float, str]:
     return elapsed, ", ".join(sorted({str(v.get("isolation")) for v in verdicts}))
 
 
+def bwrap_ceiling(count: int) -> float | None:
+    """(c), for information: sequence over two parallel streams of jig's own bubblewrap
+    command for C001's checker (see the module docstring); None where bubblewrap cannot run."""
+    from jigcli.certificates import isolation
+    from jigcli.certificates.spec import CertLimits
+    from jigcli.sandbox import execute
+    from jigcli.sandbox.environment import environment
+    from jigcli.sandbox.routes import route_named
+
+    route = route_named("bubblewrap")
+    if route.unavailable() is not None:
+        return None
+    spec = json.loads((PROBLEM / "spec.json").read_text(encoding="utf-8"))
+    limits = CertLimits.from_json(spec["limits"])
+    checker = (PROBLEM / "checker.py").read_bytes()
+    python = isolation.default_python()
+    job = isolation.checker_job(python, checker, WITNESS.read_bytes(), limits, limits.wall_sec)
+    with execute.staged(job) as stage:
+        route.prepare(stage)
+        argv = route.command(list(job.argv), job, stage, None)
+        env = environment(route.scratch(stage), job.env)
+
+        def runs(times: int) -> None:
+            for _ in range(times):
+                subprocess.run(argv, cwd=stage, env=env, capture_output=True, check=False)
+
+        started = time.perf_counter()
+        runs(count)
+        in_sequence = time.perf_counter() - started
+        streams = [threading.Thread(target=runs, args=(count // 2,)) for _ in range(2)]
+        started = time.perf_counter()
+        for stream in streams:
+            stream.start()
+        for stream in streams:
+            stream.join()
+        in_parallel = time.perf_counter() - started
+    return in_sequence / in_parallel
+
+
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
@@ -188,6 +231,12 @@ def main() -> int:
         )
         if speedup < TARGET_JOBS_2:
             missed.append("(c)")
+        ceiling = bwrap_ceiling(args.count)
+        if ceiling is not None:
+            print(
+                f"    bare bubblewrap, same command, 2 streams: {ceiling:.2f}x faster than in "
+                f"sequence; jig reaches {speedup / ceiling:.2f} of it"
+            )
     else:
         print("(c) skipped: one CPU here")
     print("targets met" if not missed else f"targets missed: {', '.join(missed)}")
