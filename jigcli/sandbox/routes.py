@@ -137,7 +137,7 @@ class Bubblewrap(Route):
     signal_as_status = True  # bwrap's own init waits for the program
     cap_mechanisms = (CGROUP, RLIMIT)
     filters_calls = True
-    filter_how = "a libseccomp filter, which bubblewrap loads before the program runs"
+    filter_how = "a libseccomp filter"
     launcher_words = ("bwrap:",)
     # bwrap's outer process exits once its init says how the program ended, without
     # waiting for that init, which is then an orphan (bubblewrap's --info-fd: child-pid).
