@@ -132,3 +132,13 @@ def test_what_changes_reading():
     assert changes_reading("→o") and changes_reading("x/") and changes_reading("∑'")
     assert changes_reading("a--") and changes_reading("%ₘ") and changes_reading("‖#") is False
     assert not changes_reading("<;>") and not changes_reading("∘") and not changes_reading("ext")
+
+
+def test_every_pinned_symbol_changes_reading_and_names_its_source():
+    # An entry that reads the same one character at a time would only slow the lexer.
+    from jigcli.lean.lexer import TOKENS
+
+    assert PINNED_SYMBOLS
+    for token, entry in TOKENS["symbols"].items():
+        assert changes_reading(token), token
+        assert entry["source"].startswith(("lean4 ", "Mathlib ")), token
