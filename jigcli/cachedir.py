@@ -6,9 +6,10 @@ computed here without importing platformdirs, which a quick command would spend 
 of its time loading).
 
 What a cache holds decides things: the route probe says how a checker's processes are
-capped, the seccomp program is the filter a checker runs under, a kept verdict answers a
-self-test. So a cache is trusted only as far as whoever can write it, and jig uses one only
-when that is the invoking user alone (`private_root`):
+capped, a kept verdict answers a self-test (the seccomp filter, which would decide what a
+checker may call, is never kept: each process builds its own). So a cache is trusted only
+as far as whoever can write it, and jig uses one only when that is the invoking user alone
+(`private_root`):
 
 - the folder is jig's own: owned by the user, not a link, mode 0700 (jig makes it so, under
   any umask; one it finds open to others it refuses, saying so once, and works without it);

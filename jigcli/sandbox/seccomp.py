@@ -15,8 +15,9 @@ memory a filter cannot read, so it is refused as unknown, which glibc answers wi
 
 The program is built by libseccomp, through `pyseccomp` (a ctypes binding with the official
 bindings' API, so it works on any CPython, a pyenv one included, wherever the system has
-`libseccomp.so.2`), never written by hand; it is exported as BPF once (and kept in the cache
-folder, keyed by these rules and the library's files) and given to each run in a memfd.
+`libseccomp.so.2`), never written by hand; it is exported as BPF once per process (some 13 ms,
+mostly loading libseccomp; never kept in a cache, whose content this process would then have
+to trust) and given to each run in a memfd.
 """
 
 from __future__ import annotations
@@ -25,10 +26,7 @@ import contextlib
 import errno
 import os
 import threading
-from pathlib import Path
 from typing import Any
-
-from jigcli import cachedir
 
 REFUSED = (
     # The kernel keyrings: the invoker's session and user keys.
@@ -134,42 +132,12 @@ def unavailable() -> str | None:
 
 
 def _build_once(families: tuple[int, ...]) -> bytes | str:
+    """The program for `families`, built by this process: never read back from a cache,
+    where it would be trusted to be this one (an allow-all planted there would pass for it)."""
     with _lock:
         if families not in _built:
-            stored = _stored(families)
-            _built[families] = stored if stored is not None else _build_and_store(families)
+            _built[families] = _build(families)
         return _built[families]
-
-
-# The BPF is kept in the cache folder: building it (libseccomp through ctypes) costs some
-# 25 ms of every jig verify. The key is everything it is made from: the rules (this file),
-# the architecture, and libseccomp itself (its files' size and mtime).
-_BPF_CAP = 256 * 1024
-_LIBRARY_FOLDERS = ("/usr/lib/{arch}-linux-gnu", "/lib/{arch}-linux-gnu", "/usr/lib64", "/usr/lib")
-
-
-def _cache_entry(families: tuple[int, ...]) -> cachedir.Entry:
-    machine = os.uname().machine
-    stamp = [machine, Path(__file__).read_bytes(), families]
-    for folder in _LIBRARY_FOLDERS:
-        library = Path(folder.format(arch=machine), "libseccomp.so.2")
-        with contextlib.suppress(OSError):
-            info = library.stat()  # the versioned file the link names
-            stamp.append(f"{library} {info.st_size} {info.st_mtime_ns} {info.st_ino}")
-    return cachedir.entry("seccomp", stamp, ".bpf")
-
-
-def _stored(families: tuple[int, ...]) -> bytes | None:
-    """The BPF built earlier from these very rules and library, when it was kept."""
-    bpf = cachedir.read_entry(_cache_entry(families), _BPF_CAP)
-    return bpf if bpf and len(bpf) % 8 == 0 else None  # whole BPF instructions, or a miss
-
-
-def _build_and_store(families: tuple[int, ...]) -> bytes | str:
-    built = _build(families)
-    if isinstance(built, bytes):
-        cachedir.keep(_cache_entry(families), built)
-    return built
 
 
 def _build(families: tuple[int, ...] = SOCKET_FAMILIES) -> bytes | str:
