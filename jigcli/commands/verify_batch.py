@@ -58,7 +58,7 @@ def run(
         statement_id=statement_id,
         work_area="verify",
     )
-    with _progress(len(cases), quiet=as_json) as (on_start, finished):
+    with _progress(len(cases)) as (on_start, finished):
 
         def on_done(outcome: Outcome) -> None:
             if outcome.case.rel in files:
@@ -154,10 +154,10 @@ def show_counts(result: batch.Batch) -> None:
 
 @contextmanager
 def _progress(
-    total: int, *, quiet: bool
+    total: int,
 ) -> Iterator[tuple[Callable[[Case], None], Callable[[Outcome], None]]]:
     """(on_start, on_done): a live line naming what runs on a terminal; elsewhere a line per
-    start on stderr (none with --json, whose reader wants stdout only)."""
+    start on stderr, with --json too (its document is stdout's alone)."""
     running: dict[str, Path] = {}
     done = [0]
     if err().is_terminal:
@@ -180,9 +180,8 @@ def _progress(
         return
 
     def started_line(case: Case) -> None:
-        if not quiet:
-            sys.stderr.write(f"jig verify [{done[0] + 1}/{total}]: {shown_path(case.path)}\n")
-            sys.stderr.flush()
+        sys.stderr.write(f"jig verify [{done[0] + 1}/{total}]: {shown_path(case.path)}\n")
+        sys.stderr.flush()
         done[0] += 1
 
     yield started_line, lambda outcome: None

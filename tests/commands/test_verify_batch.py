@@ -67,6 +67,8 @@ def test_a_mixed_batch_gives_each_manifest_the_verdict_a_single_verify_gives(
         "bad_manifest",
     ]
     assert document["counts"] == {"green": 1, "red": 2, "not_checked_here": 1, "not_run": 0}
+    # Progress still names each manifest as it starts, on stderr: stdout is the document's.
+    assert all(f": {manifest}" in done.stderr for manifest in named), done.stderr
     for manifest, verdict in zip(named, document["verdicts"], strict=True):
         assert validate(verdict, "verdict") == []
         alone = json.loads(jig(repo, "verify", manifest, "--json").stdout)
