@@ -195,7 +195,10 @@ class _Table:
     """The compiled patterns for one token table: the pinned symbols and a file's own."""
 
     def __init__(self, declared: frozenset[str]) -> None:
-        symbols = PINNED_SYMBOLS | {t for t in declared if changes_reading(t)}
+        # A token starting with a digit is never read: Lean reads a number there first.
+        symbols = PINNED_SYMBOLS | {
+            t for t in declared if changes_reading(t) and not t[0].isdigit()
+        }
         self.symbols = symbols
         leading = frozenset(t for t in symbols if not re.match(f"[{ID_FIRST}«]", t))
         multi = _alternation((*leading, "@[", ":="))

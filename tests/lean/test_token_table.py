@@ -142,3 +142,12 @@ def test_every_pinned_symbol_changes_reading_and_names_its_source():
     for token, entry in TOKENS["symbols"].items():
         assert changes_reading(token), token
         assert entry["source"].startswith(("lean4 ", "Mathlib ")), token
+
+
+def test_a_token_starting_with_a_digit_is_never_read():
+    # `tokenFnAux` reads a number wherever a digit starts, before it looks at the table.
+    assert [t.kind for t in tokenize("1/- c -/ x", frozenset({"1/"}))] == [
+        "number",
+        "block_comment",
+        "ident",
+    ]
