@@ -4,7 +4,10 @@ alone, every entry reached through no link and written closed to others."""
 from __future__ import annotations
 
 import os
+import shutil
 import stat
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -189,3 +192,87 @@ def test_an_older_jigs_open_to_read_folders_are_closed_and_used(cache: Path) -> 
     os.chmod(kept.shown(), 0o644)
     assert cachedir.read_entry(kept, 64) == b"\0" * 8
     assert _mode(cache / "seccomp") == 0o700
+
+
+# -- with a real second user: the host's nobody, as the tests run as root ---------------------
+
+SYSTEM_PYTHON = "/usr/bin/python3"
+as_root_with_a_second_user = pytest.mark.skipif(
+    os.geteuid() != 0 or not Path(SYSTEM_PYTHON).exists(),
+    reason="needs root and the system Python, to act as nobody",
+)
+
+
+def _as_nobody(code: str) -> str:
+    from .conftest import run_as_nobody
+
+    done = run_as_nobody([SYSTEM_PYTHON, "-c", code], env={"PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def reachable(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A folder under /tmp that nobody can reach (pytest's own is root's alone)."""
+    folder = Path(tempfile.mkdtemp(prefix="jig-cache-test-"))
+    folder.chmod(0o755)
+    monkeypatch.setattr(cachedir, "_warned", set())
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@as_root_with_a_second_user
+def test_another_user_can_neither_plant_nor_swap_an_entry_of_a_private_cache(
+    reachable: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = reachable / "jig"
+    monkeypatch.setenv("JIG_CACHE_DIR", str(cache))
+    kept = cachedir.entry("probes", ["bwrap"], ".json")
+    cachedir.keep(kept, b'{"ok": true}')
+    said = _as_nobody(
+        "import os\n"
+        f"for attempt in (lambda: open({str(kept.shown())!r}, 'wb'),\n"
+        f"                lambda: open({str(cache / 'probes' / 'planted.json')!r}, 'wb'),\n"
+        f"                lambda: os.rename({str(cache)!r}, {str(reachable / 'moved')!r})):\n"
+        "    try:\n"
+        "        attempt()\n"
+        "        print('done')\n"
+        "    except OSError as error:\n"
+        "        print(type(error).__name__)\n"
+    )
+    assert said.split() == ["PermissionError"] * 3, said
+    assert cachedir.read_entry(kept, 64) == b'{"ok": true}'
+
+
+@as_root_with_a_second_user
+def test_a_cache_another_user_made_in_a_shared_folder_is_refused(
+    reachable: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shared = reachable / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # writable by all, without the sticky bit
+    root = shared / "jig"
+    # nobody makes the cache folder first, closed to others as jig makes its own, and plants a
+    # probe there
+    assert (
+        _as_nobody(
+            "import os\n"
+            f"os.makedirs({str(root / 'probes')!r}, mode=0o700)\n"
+            f"open({str(root / 'probes' / 'forged.json')!r}, 'w').write('{{}}')\n"
+            "print('planted')\n"
+        )
+        == "planted"
+    )
+    monkeypatch.setenv("JIG_CACHE_DIR", str(root))
+    with pytest.raises(NotPrivate):
+        private_root()
+    # Nor would a folder of root's own there do: nobody could rename it and put its own there.
+    assert (
+        _as_nobody(f"import os\nos.rename({str(root)!r}, {str(shared / 'gone')!r})\nprint('moved')")
+        == "moved"
+    )
+    root.mkdir(mode=0o700)
+    with pytest.raises(NotPrivate):
+        private_root()
