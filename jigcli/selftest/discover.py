@@ -3,8 +3,10 @@
 By default the places examples live: every `.json` under `Submissions/` and under each
 `Certificates/<ID>/submissions/`. A file there is a manifest when it is a JSON object whose
 `schema` is `conject.submission.v1` (a certificate's witness may be JSON too, or even
-deliberately broken JSON, so anything else is skipped, never an error). A PATH given on the
-command line must be a manifest with an `expect`, or a folder searched the same way.
+deliberately broken JSON, so anything else is skipped, never an error; `jig verify` over a
+folder also takes a JSON object naming a `statement_id` with no submission `schema`, which
+then verifies red `bad_manifest`). A PATH given on the command line must be a manifest with an
+`expect`, or a folder searched the same way.
 """
 
 from __future__ import annotations
@@ -128,6 +130,8 @@ def _cases_in(
             read = _manifest(repo, rel)
             if read is not None and ("expect" in read[0] or not examples_only):
                 yield Case(repo.root / rel, rel, *read)
+            elif read is None and not examples_only:
+                yield from _near_miss(repo, rel)
     for odd in found.odd:
         if odd.path.endswith(".json"):
             yield from _odd_case(repo, start, odd, examples_only)
@@ -136,6 +140,25 @@ def _cases_in(
 def manifests_in(repo: Repo, folder: Path, skipped: list[tuple[str, str]]) -> list[Case]:
     """Every submission manifest below `folder` (inside the repo), example or not, sorted."""
     return sorted(_cases_in(repo, folder, skipped, examples_only=False), key=lambda c: c.rel)
+
+
+# Documents of jig's own that name a statement too, and are no manifest (`--out` verdicts).
+_OTHER_DOCUMENTS = frozenset({"conject.verdict.v1", "jig.verify.batch.v1", "jig.audit.v1"})
+
+
+def _near_miss(repo: Repo, rel: str) -> Iterator[Case]:
+    """A JSON object naming a `statement_id` with no submission `schema` (a typo, or one left
+    out): meant as a manifest, so `jig verify` over its folder verifies it (a red
+    `bad_manifest` saying what is wrong) rather than skip it unseen. A witness, even broken
+    JSON, names no statement, and jig's own verdicts say what they are."""
+    try:
+        raw = read_beneath(repo.root, rel, MAX_MANIFEST_BYTES)
+        data = json.loads(raw.decode("utf-8"))
+    except (Unreadable, UnicodeDecodeError, ValueError, RecursionError):
+        return
+    named = isinstance(data, dict) and "statement_id" in data
+    if named and data.get("schema") not in _OTHER_DOCUMENTS:
+        yield Case(repo.root / rel, rel, _text(data), raw)
 
 
 def _odd_case(repo: Repo, start: str, odd: Odd, examples_only: bool = True) -> Iterator[Case]:

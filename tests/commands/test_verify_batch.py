@@ -217,3 +217,22 @@ def test_ctrl_c_keeps_the_verdicts_written_and_names_the_ones_not_run(
             break
         time.sleep(0.1)
     assert survivors(marker) == []
+
+
+def test_a_folder_verifies_a_manifest_with_a_mistyped_schema_rather_than_skip_it(repo, sandboxed):
+    folder = repo / "Certificates" / "C001" / "submissions"
+    typo = json.loads((repo / GREEN).read_text())
+    typo["schema"] = "conject.submision.v1"
+    (folder / "typo.json").write_text(json.dumps(typo))
+    unschemed = {k: v for k, v in typo.items() if k != "schema"}
+    (folder / "unschemed.json").write_text(json.dumps(unschemed))
+    # A verdict jig wrote there (`--out`), and a witness in JSON, are not manifests.
+    verdict = {"schema": "conject.verdict.v1", "statement_id": "C001", "verdict": "green"}
+    (folder / "a-verdict.json").write_text(json.dumps(verdict))
+    (folder / "witness.json").write_text('{"cubes": [1, 2')
+    document = json.loads(jig(repo, "verify", str(folder.relative_to(repo)), "--json").stdout)
+    by_name = {Path(v["submission"]).name: v for v in document["verdicts"]}
+    expected = ["booker-sutherland.json", "off-by-one.json", "permuted.json"]
+    assert sorted(by_name) == sorted([*expected, "typo.json", "unschemed.json"])
+    for name in ("typo.json", "unschemed.json"):
+        assert (by_name[name]["verdict"], by_name[name]["reason"]) == ("red", "bad_manifest")
