@@ -75,9 +75,18 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "(option := …)",
         "form",
-        "a tactic's configuration is evaluated by Lean's interpreter while the file "
-        "elaborates, so its values must be literals (a number, `true`, `false`, `.constructor`, "
-        "`by tactic`, or `{ field := literal, … }` for `config`); write the value out",
+        "a configuration (of a tactic, an attribute or an elaborator) is evaluated by Lean's "
+        "interpreter while the file elaborates, so its values must be literals (a number, "
+        "`true`, `false`, `.constructor`, a string, or `{ field := literal, … }` for `config`; "
+        "`by tactic` only for a discharger); write the value out",
+    ),
+    Rule(
+        "redefined literal",
+        "form",
+        "this value is a literal only where nothing the file declares changes what it means, "
+        "and this file does: an `OfNat` instance (numerals elaborate through it) or a name "
+        "spelled as the value (`true`, `reducible`, which resolve to the file's own first); "
+        "rename that declaration, or drop it",
     ),
     Rule(
         "DecideConfig",

@@ -562,8 +562,11 @@ class _Scan:
         if not in_attributes and not configuration(self.stream, start):
             return
         value = self.group(value_start, ")", limit=_GROUP_LOOKAHEAD, nested=True)
-        if value is None or not self.meanings.value(option, value[0]):
-            self.form(start, "(option := …)", f"({option} := …)")
+        if value is not None and self.meanings.value(option, value[0]):
+            return
+        # Literal in a file that declares nothing, not in this one: say what changes it.
+        redefined = value is not None and _NOTHING_DECLARED.value(option, value[0])
+        self.form(start, "redefined literal" if redefined else "(option := …)", f"({option} := …)")
 
     def tactic_value(self, pos: int) -> None:
         """The value of `(disch := …)`: a tactic, so a tactic-only word opening it is one."""
@@ -680,6 +683,10 @@ _AFTER_TACTIC = re.compile(r"[ \t]*+(?:$|--|/-|<;>|<\|>|[;)\]}|])", re.MULTILINE
 _QUOTE_OR_ESCAPE = re.compile(r'["\\]')
 # What `%` glued to a name is followed by when it is the modulo operator: an operand.
 _GLUED_OPERAND = re.compile(rf"[0-9({ID_FIRST}]")
+
+
+# What literals mean in a file that declares nothing.
+_NOTHING_DECLARED = Meanings("")
 
 
 def _no_mark(pos: int) -> None:

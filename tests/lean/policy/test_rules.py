@@ -54,6 +54,10 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "on_failure": ("example : True := by grind on_failure f", "on_failure"),
     "tactic": ("example : True := by aesop (add safe tactic myTac)", "tactic"),
     "glued name": ("example := ∯xsorry", "xsorry"),
+    "redefined literal": (
+        "def true := false example : 1 = 1 := by simp (decide := true)",
+        "(decide := …)",
+    ),
     "@[aesop] not on a lemma": ("@[aesop safe] def d := 0", "@[aesop] not on a lemma"),
     "partial": ("partial def f (n : ℕ) : ℕ := f n", "partial"),
     "implemented_by": ("@[implemented_by g] def f : ℕ := 0", "implemented_by"),
