@@ -47,7 +47,14 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: check_token_table.py TOKEN_TABLE_PRINTOUT", file=sys.stderr)
         return 2
-    tokens = lean_tokens(Path(argv[0]).read_text(encoding="utf-8"))
+    try:
+        tokens = lean_tokens(Path(argv[0]).read_text(encoding="utf-8", errors="replace"))
+    except OSError as error:
+        print(
+            f"cannot read {argv[0]} ({error.strerror}); pass the file token_table.lean printed.",
+            file=sys.stderr,
+        )
+        return 2
     if not tokens:
         print(
             f"{argv[0]}: no `{PREFIX}` line; run scripts/token_table.lean first.", file=sys.stderr

@@ -36,3 +36,14 @@ def test_a_printout_without_tokens_is_a_usage_error(tmp_path: Path):
     result = check(tmp_path, [])
     assert result.returncode == 2
     assert "run scripts/token_table.lean" in result.stderr
+
+
+def test_a_missing_printout_is_one_sentence_not_a_traceback(tmp_path: Path):
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), str(tmp_path / "absent.txt")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "cannot read" in result.stderr and "Traceback" not in result.stderr

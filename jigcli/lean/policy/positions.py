@@ -254,7 +254,7 @@ _TACTIC_BEFORE = frozenset(
         *("by", ";", "<;>", "·", ".", "=>", "|", "<|>", "(", "{", "try", "repeat", "repeat'"),
         *("all_goals", "any_goals", "focus", "first", "iterate", "classical", "solve", "next"),
         *("with_reducible", "with_reducible_and_instances", "with_unfolding_all", "then"),
-        *("else", "fail_if_success", "show_term", ":="),
+        *("else", "fail_if_success", "show_term"),
     }
 )
 # Tokens that leave a term unfinished at the end of a line: the next line continues it.
@@ -276,7 +276,7 @@ def tactic_position(stream: Stream, start: int) -> bool:
         return True
     end = tokens[-1][2]
     word = stream.symbol_before(tokens, len(tokens) - 1)
-    if word in _TACTIC_BEFORE and word != ":=":
+    if word in _TACTIC_BEFORE:
         return True
     if "\n" in stream.text[end:start]:
         return word not in _CONTINUATIONS
