@@ -150,7 +150,8 @@ def bwrap_ceiling(count: int) -> float | None:
     limits = CertLimits.from_json(spec["limits"])
     checker = (PROBLEM / "checker.py").read_bytes()
     python = isolation.default_python()
-    job = isolation.checker_job(python, checker, WITNESS.read_bytes(), limits, limits.wall_sec)
+    witness = WITNESS.read_bytes()
+    job = isolation.checker_job(python, checker, witness, limits, limits.wall_sec, route.armed)
     with execute.staged(job) as stage:
         route.prepare(stage)
         argv = route.command(list(job.argv), job, stage, None)

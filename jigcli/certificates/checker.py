@@ -123,7 +123,7 @@ def check_witness(
         )
     cap = probing.process_cap(chosen, trial)
     wall = limits.wall_sec if deadline is None else min(limits.wall_sec, deadline.remaining())
-    job = isolation.checker_job(interpreter, checker_source, witness, limits, wall)
+    job = isolation.checker_job(interpreter, checker_source, witness, limits, wall, chosen.armed)
     try:
         started, done = _started(execute(chosen, job, cap.mechanism))
         stale = not started and chosen.setup_failed(done.exit_status, done.result.stderr)
@@ -145,6 +145,9 @@ def check_witness(
             route=route,
             deadline=deadline,
         )
+    if not started:  # nothing of the checker ran: the sandbox failed, not the checker
+        detail = f"the {chosen.name} sandbox did not start the checker ({_launcher_said(done)})"
+        return Outcome("sandbox_unavailable", detail, None, limits, probe_sec=probe_sec)
     return judge(done, limits, wall)._replace(
         probe_sec=probe_sec,
         processes_cap=cap.mechanism,
@@ -164,6 +167,15 @@ def _started(done: Execution) -> tuple[bool, Execution]:
     cut = len(isolation.STARTED)
     stripped = result._replace(stdout=result.stdout[cut:], stdout_data=result.stdout_data[cut:])
     return True, done._replace(result=stripped)
+
+
+def _launcher_said(done: Execution) -> str:
+    """How a launcher that never started the checker ended, in a few words."""
+    if done.result.timed_out:
+        return "its wall clock ran out during the set-up"
+    ended = f"killed by {done.signal_name}" if done.signal else f"exit status {done.exit_status}"
+    first = next((line.strip() for line in done.result.stderr.splitlines() if line.strip()), "")
+    return f"{ended}: {first[:200]}" if first else ended
 
 
 def judge(done: Execution, limits: CertLimits, wall_sec: float) -> Outcome:

@@ -127,6 +127,9 @@ def sandbox_limits(limits: CertLimits, wall_sec: float) -> Limits:
 # The first bytes of a checker run's stdout, written once the route's launcher has set the
 # sandbox up and before anything of the checker runs: what tells a launcher that failed
 # (no such line) from a checker that prints a launcher's words (it cannot un-print this).
+# Written to a pipe only jig reads, the line also proves jig alive once the route's sandbox
+# is bound to its life (`Route.armed` runs first): a jig killed during the set-up leaves a
+# script whose printf fails (SIGPIPE), so the checker never starts.
 STARTED = b"jig-checker-started\n"
 _SAY_STARTED = 'printf "jig-checker-started\\n" && exec "$@"'
 
@@ -137,12 +140,13 @@ def checker_job(
     witness: bytes,
     limits: CertLimits,
     wall_sec: float,
+    armed: str = "",
 ) -> Job:
-    """The job that runs a checker on a witness."""
+    """The job that runs a checker on a witness; `armed` is the route's `Route.armed`."""
     inputs = {CHECKER_NAME: checker_source, WITNESS_NAME: witness}
     argv: tuple[str, ...] = (str(python), *PYTHON_FLAGS, CHECKER_NAME, WITNESS_NAME)
     return Job(
-        argv=("/bin/sh", "-c", _SAY_STARTED, "jig-start", *argv),
+        argv=("/bin/sh", "-c", armed + _SAY_STARTED, "jig-start", *argv),
         view=View(
             read_only=interpreter_view(python).read_only,
             hidden=interpreter_view(python).hidden,

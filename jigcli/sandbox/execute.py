@@ -15,6 +15,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import stat
 import subprocess
 from collections.abc import Iterator, Mapping
@@ -112,11 +113,46 @@ def _safe_parent(folder: Path) -> bool:
 
 
 def sweep_stages(folder: Path) -> None:
-    """Remove the stage folders in `folder` of jigs that are gone (`owner.gone`)."""
+    """Remove the stage folders in `folder` of jigs that are gone (`owner.gone`), after
+    killing what of theirs still runs in one (`kill_left_in`)."""
+    kill_left_in(folder)
     with contextlib.suppress(OSError):
         for stage in folder.glob(f"{PREFIX}*"):
             if gone(stage.name) and stage.is_dir() and not stage.is_symlink():
                 shutil.rmtree(stage, ignore_errors=True)
+
+
+def kill_left_in(folder: Path) -> list[int]:
+    """SIGKILL this user's processes whose working folder is the stage, in `folder`, of a
+    jig that is gone; their pids. A jig SIGKILLed while bubblewrap's launcher is between
+    its clone and the write that lets the sandbox's init go on leaves that init blocked for
+    ever, in the stage it was started in, with no parent-death signal yet (bubblewrap.c at
+    v0.8.0: the child reads child_wait_fd): where no cgroup of the run holds it for the
+    next jig to empty (`cgroups._remove_stale`), only this finds it."""
+    killed: list[int] = []
+    real = os.path.realpath(folder)  # as /proc names a working folder
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit() and _left_in(entry.path, real):
+                with contextlib.suppress(OSError):
+                    os.kill(int(entry.name), signal.SIGKILL)
+                    killed.append(int(entry.name))
+    return killed
+
+
+def _left_in(process: str, folder: str) -> bool:
+    try:
+        cwd = os.readlink(f"{process}/cwd").removesuffix(" (deleted)")
+    except OSError:  # gone, or not this user's to look at
+        return False
+    parent, _, name = cwd.rpartition("/")
+    if not name.startswith(PREFIX) or parent != folder:
+        return False
+    try:
+        theirs = os.stat(process).st_uid
+    except OSError:
+        return False
+    return theirs == os.geteuid() and gone(name)
 
 
 @atexit.register

@@ -95,6 +95,11 @@ class Route:
         first = stderr.lstrip().split("\n", 1)[0]
         return exit_status not in (0, None) and first.startswith(self.launcher_words or ("\0",))
 
+    # A shell command for the start of a job's own script (`isolation.checker_job`) that
+    # returns once every process of the run dies with jig's death; what the script writes to
+    # jig next (a pipe only jig reads: EPIPE once jig is gone) then proves jig still alive.
+    armed = ""
+
     # Whether its launcher leaves the sandbox's init to be reaped by someone else, and can
     # say that init's pid on a descriptor (`report_child`): jig adopts and reaps it.
     orphans_init = False
@@ -131,6 +136,22 @@ class Route:
         return returncode, None
 
 
+# bubblewrap's init (PID 1 of the run) asks for its parent-death signal only once it runs
+# `do_init`, after the fork that starts the program (bubblewrap.c at v0.8.0: do_init calls
+# handle_die_with_parent, then seccomp_programs_apply): a jig SIGKILLed between the two
+# would leave an init with no parent-death signal and a program running. The program's
+# script waits until PID 1 holds as many filters as it does itself (the count rises only at
+# that apply, right after the signal is set; `Seccomp` alone on kernels before 5.9), so
+# what it writes to jig next can tell whether jig outlived that moment. Shell builtins only.
+_INIT_ARMED = (
+    "jig_filters() { filters=; while read -r key value; do case $key in "
+    "Seccomp:) filters=$value;; Seccomp_filters:) filters=$filters/$value; break;; "
+    'esac; done <"$1"; }; '
+    "jig_filters /proc/self/status; mine=$filters; "
+    'until jig_filters /proc/1/status; [ "$filters" = "$mine" ]; do :; done; '
+)
+
+
 class Bubblewrap(Route):
     name = "bubblewrap"
     counts_cpu = False
@@ -146,6 +167,8 @@ class Bubblewrap(Route):
 
     def report_child(self, argv: list[str], fd: int) -> list[str]:
         return [argv[0], "--info-fd", str(fd), *argv[1:]]
+
+    armed = _INIT_ARMED
 
     as_root = (
         "uid 65534 in its own user namespace with every capability dropped; /proc read-only, "

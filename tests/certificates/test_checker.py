@@ -1,12 +1,16 @@
 """The checker protocol: exactly one well-formed marker line, judged into a verdict reason."""
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from jigcli.certificates.checker import MARKER, parse_marker
+
+if TYPE_CHECKING:
+    from jigcli.sandbox.job import Job
 
 # -- real runs that break the protocol --------------------------------------------------------
 
@@ -54,6 +58,36 @@ def test_no_isolation_route_is_sandbox_unavailable_unless_allowed(monkeypatch, t
     assert "bwrap is not installed" in refused.detail
     allowed = check_witness(source, b"w", SMALL, allow_unsandboxed=True)
     assert (allowed.reason, allowed.isolation) == ("ok", "none")
+
+
+def test_a_launcher_that_never_starts_the_checker_is_the_sandboxs_failure(monkeypatch):
+    """bubblewrap refusing its own command line after a good probe: nothing of the checker
+    ran (no start line), so the verdict blames the sandbox (exit 4), not the checker."""
+    from jigcli.certificates.checker import check_witness
+    from jigcli.sandbox import probe as probing
+    from jigcli.sandbox.routes import Bubblewrap, route_named
+
+    from .conftest import HOSTILE, SMALL
+
+    if probing.probe(route_named("bubblewrap"), _trivial()) is not None:
+        pytest.skip("bubblewrap does not work here")
+    command = Bubblewrap.command
+
+    def refused(self, inner, job, stage, seccomp_fd=None):  # type: ignore[no-untyped-def]
+        argv = command(self, inner, job, stage, seccomp_fd)
+        return argv if "jig-start" not in job.argv else [argv[0], "--no-such-option", *argv[1:]]
+
+    monkeypatch.setattr(Bubblewrap, "command", refused)
+    outcome = check_witness((HOSTILE / "accept.py").read_bytes(), b"w", SMALL, route="bubblewrap")
+    assert outcome.reason == "sandbox_unavailable", outcome
+    assert outcome.detail.startswith("the bubblewrap sandbox did not start the checker (exit")
+    assert "--no-such-option" in outcome.detail
+
+
+def _trivial() -> "Job":
+    from jigcli.certificates import isolation
+
+    return isolation.probe_job(isolation.default_python())
 
 
 def test_applied_limits_say_null_processes_where_nothing_caps_them():

@@ -14,6 +14,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pyseccomp  # type: ignore[import-untyped]
 import pytest
@@ -26,8 +27,11 @@ ROUTES = ("bubblewrap", "unshare-root", "bubblewrap-as-nobody")
 HELPER = Path(__file__).with_name("run_as_nobody.py")
 
 
-def _start(route: str, checker: str, witness: bytes, folder: Path) -> subprocess.Popen[str]:
-    """The helper, as root or as nobody, running `checker` through `route` (not waited)."""
+def _start(
+    route: str, checker: str, witness: bytes, folder: Path, block: dict[str, Any] | None = None
+) -> subprocess.Popen[str]:
+    """The helper, as root or as nobody, running `checker` through `route` (not waited);
+    `block` holds its bubblewrap at a point of the set-up (run_as_nobody.py)."""
     as_nobody = route.endswith("-as-nobody")
     if as_nobody and (os.geteuid() != 0 or not SYSTEM_PYTHON.exists()):
         pytest.skip(f"{route} needs root (to become nobody) and a system python3")
@@ -49,6 +53,7 @@ def _start(route: str, checker: str, witness: bytes, folder: Path) -> subprocess
         "limits": limits,
         "route": route.removesuffix("-as-nobody"),
         "python": str(checker_python),
+        **({} if block is None else {"block": block}),
     }
     (folder / "request.json").write_text(json.dumps(request))
     for name in ("witness", "request.json", "pyseccomp.py"):
@@ -60,6 +65,7 @@ def _start(route: str, checker: str, witness: bytes, folder: Path) -> subprocess
         stderr=subprocess.PIPE,
         text=True,
         env={"PATH": "/usr/bin:/bin", "TMPDIR": tempfile.gettempdir()},
+        pass_fds=() if block is None else (block["fd"],),
     )
 
 
@@ -123,3 +129,94 @@ def test_jig_killed_mid_run_leaves_nothing_alive_and_the_next_run_sweeps_its_lef
     out, err = after.communicate(timeout=120)
     assert after.returncode == 0 and json.loads(out)["reason"] == "ok", err
     assert _left_by(jig.pid) == []  # swept by the next run, whoever owned them
+
+
+# -- SIGKILL during bubblewrap's set-up ---------------------------------------------------------
+# bubblewrap's init asks for its parent-death signal only in do_init, after its set-up and
+# the fork of the program (bubblewrap.c at v0.8.0); the helper holds the set-up at a point
+# before that (`--block-fd`: the init, after the uid maps; `--userns-block-fd`: the
+# launcher, before it lets the init go on), so the kill lands there every time.
+
+BWRAP_ROUTES = ("bubblewrap", "bubblewrap-as-nobody")
+
+
+def _in_new_pid_namespace(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return any(line.startswith("NSpid:") and len(line.split()) > 2 for line in status.split("\n"))
+
+
+def _reading(pid: int) -> bool:
+    """Whether `pid` is blocked in read(2) (syscall 0 on x86-64; elsewhere: asleep)."""
+    try:
+        call = Path(f"/proc/{pid}/syscall").read_text().split()[0]
+    except (OSError, IndexError):
+        call = "0"
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state == "S" and call == "0"
+
+
+def _held_run(route, survivors, folder, option):  # type: ignore[no-untyped-def]
+    """Start a lingering checker whose bubblewrap is held at `option`; (jig, held pid,
+    the release pipe's write end, token)."""
+    token = f"jig-held-{os.urandom(6).hex()}"
+    release, write_end = os.pipe()
+    block = {"option": option, "fd": release, "mark": token}
+    witness = json.dumps({"token": token}).encode()
+    jig = _start(route, "linger.py", witness, folder, block=block)
+    os.close(release)
+    init = option == "--block-fd"  # which of bubblewrap's two processes is held
+
+    def held() -> list[int]:
+        return [pid for pid in survivors(token) if _in_new_pid_namespace(pid) == init]
+
+    if not _wait_for(lambda: (held() and _reading(held()[0])) or jig.poll() is not None, 30):
+        jig.kill()
+        pytest.fail(f"bubblewrap never reached the held point: {jig.communicate()}")
+    if jig.poll() is not None:
+        out, err = jig.communicate()
+        if "sandbox_unavailable" in out + err:
+            pytest.skip(f"{route} cannot run here")
+        pytest.fail(out + err)
+    return jig, held()[0], write_end, token
+
+
+@pytest.mark.parametrize("route", BWRAP_ROUTES)
+def test_jig_killed_during_the_set_up_never_lets_the_checker_start(
+    route, survivors, readable_folders
+):
+    jig, init, release, token = _held_run(route, survivors, readable_folders(), "--block-fd")
+    jig.kill()
+    jig.communicate(timeout=30)
+    # The launcher died with jig; the init, held before its parent-death signal, did not.
+    assert _wait_for(lambda: survivors(token) == [init], 10), survivors(token)
+    os.write(release, b"go")
+    os.close(release)
+    # Let go, it sets the sandbox up and starts the script, whose first write to jig fails:
+    # the checker (which would leave two sleeps named by the token) never runs.
+    assert _wait_for(lambda: survivors(token) == [], 10), survivors(token)
+
+
+@pytest.mark.parametrize("route", BWRAP_ROUTES)
+def test_jig_killed_before_bubblewrap_lets_its_init_go_on_leaves_it_to_the_next_run(
+    route, survivors, readable_folders
+):
+    jig, launcher, release, token = _held_run(
+        route, survivors, readable_folders(), "--userns-block-fd"
+    )
+    jig.kill()
+    jig.communicate(timeout=30)
+    assert _wait_for(lambda: launcher not in survivors(token), 10)
+    # The init waits for a word from the launcher that is gone: for ever, in the stage.
+    left = survivors(token)
+    assert len(left) == 1 and _in_new_pid_namespace(left[0])
+    os.close(release)
+    after = _start(route, "accept.py", b"w", readable_folders())
+    out, err = after.communicate(timeout=120)
+    assert after.returncode == 0 and json.loads(out)["reason"] == "ok", err
+    assert _wait_for(lambda: survivors(token) == [], 10), survivors(token)
