@@ -38,7 +38,8 @@ class Limits(NamedTuple):
     # SIGKILL at the CPU limit, with no SIGXCPU first (`jigcli.process.Limits.cpu_kill`).
     cpu_kill: bool = False
     # The descriptors each process may hold (RLIMIT_NOFILE); None: as inherited. Where no
-    # memory cgroup counts socket buffers, this times the process cap is what bounds them.
+    # memory cgroup counts socket buffers, this times the process cap times the host's default
+    # buffer (the filter keeps every socket at it: `seccomp.BUFFER_SIZES`) bounds them.
     open_files: int | None = None
 
 

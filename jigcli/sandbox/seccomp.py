@@ -8,7 +8,8 @@ accounting changes; and every socket family but local and IP ones (`SOCKET_FAMIL
 is not namespaced), or but local ones for a job that needs no IP (`LOCAL_FAMILIES`: a
 certificate's checker). Each refused call fails with EPERM (ENOSYS for `clone3` and io_uring,
 so that a C library falls back to `clone` and plain reads; EAFNOSUPPORT for a socket
-family); everything else is allowed.
+family); a request to size a socket's buffers succeeds and does nothing (`BUFFER_SIZES`), one
+to grow a pipe fails with EPERM (`F_SETPIPE_SZ`); everything else is allowed.
 
 `clone` is allowed unless its flags ask for a namespace; `clone3` passes its flags in
 memory a filter cannot read, so it is refused as unknown, which glibc answers with `clone`.
@@ -110,6 +111,23 @@ SOCKET_FAMILIES = (
 # An IP socket's buffers are charged to the host's TCP memory (`tcp_mem`), which no memory
 # cgroup of cgroup v1 counts; a checker holding many could starve every socket on the host.
 LOCAL_FAMILIES = (1,)
+# setsockopt(SOL_SOCKET, …) options that size a socket's buffers, up to net.core.wmem_max and
+# rmem_max (4 MiB on some hosts: 64 descriptors of a process then hold some 240 MiB of
+# queued data, which no cgroup v1 memory limit counts). Each such call succeeds and does
+# nothing (the kernel already treats the size as a hint), so every socket keeps the default
+# (net.core.wmem_default) and a program that tunes its buffers runs as before.
+SOL_SOCKET = 1
+BUFFER_SIZES = (
+    7,  # SO_SNDBUF
+    8,  # SO_RCVBUF
+    32,  # SO_SNDBUFFORCE
+    33,  # SO_RCVBUFFORCE
+)
+# fcntl(F_SETPIPE_SZ) grows a pipe to fs.pipe-max-size (1 MiB), 16 times its default;
+# the kernel refuses it (EPERM) only once the user's pipes pass fs.pipe-user-pages-soft,
+# which may be 0 (no limit) and is shared with every process of the user. Refused with that
+# same EPERM, every pipe keeps its default 16 pages, a bound the caps multiply.
+F_SETPIPE_SZ = 1031
 # Every family number the kernel has had (AF_MAX is 46 in Linux 6.x); those from here on
 # are refused by one rule.
 FAMILY_LIMIT = 46
@@ -167,6 +185,13 @@ def _filter(seccomp: Any, families: tuple[int, ...]) -> Any:
             if family not in families:
                 rules.add_rule(refused, call, seccomp.Arg(0, seccomp.EQ, family))
         rules.add_rule(refused, call, seccomp.Arg(0, seccomp.GE, FAMILY_LIMIT))
+    for option in BUFFER_SIZES:
+        level, name = seccomp.Arg(1, seccomp.EQ, SOL_SOCKET), seccomp.Arg(2, seccomp.EQ, option)
+        rules.add_rule(seccomp.ERRNO(0), "setsockopt", level, name)
+    for call in ("fcntl", "fcntl64"):  # fcntl64: 32-bit ABIs only
+        with contextlib.suppress(ValueError, OSError):
+            setting = seccomp.Arg(1, seccomp.EQ, F_SETPIPE_SZ)
+            rules.add_rule(seccomp.ERRNO(errno.EPERM), call, setting)
     for flag in CLONE_NAMESPACES:
         rules.add_rule(
             seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag)

@@ -184,3 +184,39 @@ def test_every_route_refuses_every_socket_family_but_local(through):
         REFUSED_FAMILIES, "EAFNOSUPPORT"
     )
     assert all(said[name] == "done" for name in ALLOWED_FAMILIES), said
+
+
+def _sysctl(name: str) -> int:
+    return int(Path("/proc/sys/net/core", name).read_text())
+
+
+def test_a_checker_cannot_grow_its_socket_buffers_past_the_hosts_default(through):
+    """Socket buffers sit outside a cgroup v1 memory limit: a checker asking for the host's
+    largest (net.core.wmem_max, 4 MiB on some hosts) on every descriptor would hold some
+    240 MiB per process. The request succeeds and changes nothing (`seccomp.BUFFER_SIZES`),
+    so each pair holds at most what the default send buffer allows."""
+    if seccomp.unavailable():
+        pytest.skip(f"no seccomp filter here: {seccomp.unavailable()}")
+    outcome = through("socket_buffers.py")
+    assert outcome["reason"] == "ok", outcome["detail"]
+    said = json.loads(outcome["canonical"])
+    assert said["answers"] == ["done"]  # a program tuning its buffers runs on
+    assert said["sndbuf"] == _sysctl("wmem_default")
+    # What is queued counts each packet's overhead too; at most the default buffer's worth.
+    assert said["per_pair"] <= _sysctl("wmem_default") * 1.25, said
+    assert said["pairs"] >= 16  # the descriptors ran out, not the memory
+
+
+def test_a_checker_cannot_grow_its_pipes(through):
+    """A pipe grown to fs.pipe-max-size holds 1 MiB of pages; the kernel's own per-user
+    bound on them may be off (fs.pipe-user-pages-soft 0). Refused with the EPERM the kernel
+    gives a user at that bound, every pipe stays at its default 16 pages."""
+    if seccomp.unavailable():
+        pytest.skip(f"no seccomp filter here: {seccomp.unavailable()}")
+    outcome = through("pipe_buffers.py")
+    assert outcome["reason"] == "ok", outcome["detail"]
+    said = json.loads(outcome["canonical"])
+    assert said["answers"] == ["EPERM"]
+    default = 16 * os.sysconf("SC_PAGE_SIZE")
+    assert said["capacity"] == default and said["per_pipe"] <= default, said
+    assert said["pipes"] >= 16  # the descriptors ran out, not the memory
