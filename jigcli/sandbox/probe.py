@@ -164,7 +164,10 @@ def _not_refused(started: int) -> str:
 def _probe_run(route: Route, job: Job, cap: str | None) -> tuple[str | None, int]:
     """(None, processes started) when the probe ran through `route`, else (why, 0)."""
     forks = PROBE_FORKS if cap is not None else 0
-    argv = ("/bin/sh", "-c", _FORK_TEST, "jig-probe", str(forks), *job.argv)
+    # The route's `armed`, then a first line to jig: a jig killed during the set-up leaves
+    # a script that ends there (SIGPIPE), before a child that would sleep 30 s past it.
+    script = f"{route.armed}echo jig-probe-start && {_FORK_TEST}"
+    argv = ("/bin/sh", "-c", script, "jig-probe", str(forks), *job.argv)
     # A job that runs with no address-space limit (it maps more than it uses) is probed so.
     limits = PROBE_LIMITS
     if job.limits.address_space_mb is None:

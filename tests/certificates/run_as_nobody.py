@@ -22,22 +22,22 @@ from jigcli.certificates.spec import CertLimits  # noqa: E402
 from jigcli.errors import interrupted_code, stop_on_signals  # noqa: E402
 
 
-def _hold_setup(option: str, fd: int, mark: str) -> None:
+def _hold_setup(option: str, fd: int, mark: str, run: str = "jig-start") -> None:
     from jigcli.sandbox import execute, routes
 
     command = routes.Bubblewrap.command
-    run = execute.run_bounded  # type: ignore[attr-defined]
+    launch = execute.run_bounded  # type: ignore[attr-defined]
 
     def held(self, inner, job, stage, seccomp_fd=None):  # type: ignore[no-untyped-def]
         argv = command(self, inner, job, stage, seccomp_fd)
-        if "jig-start" not in job.argv:  # the route's probe runs as it always does
+        if run not in job.argv:  # the checker's ("jig-start") or the probe's ("jig-probe")
             return argv
         if option == "--userns-block-fd":  # which bubblewrap allows only with user namespaces
             argv.remove("--disable-userns")
         return [argv[0], option, str(fd), "--setenv", "JIG_HELD", mark, *argv[1:]]
 
     def passing(*args, pass_fds=(), **kwargs):  # type: ignore[no-untyped-def]
-        return run(*args, pass_fds=(*pass_fds, fd), **kwargs)
+        return launch(*args, pass_fds=(*pass_fds, fd), **kwargs)
 
     routes.Bubblewrap.command = held  # type: ignore[method-assign]
     execute.run_bounded = passing  # type: ignore[attr-defined]  # the name execute() calls

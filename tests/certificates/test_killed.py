@@ -28,7 +28,12 @@ HELPER = Path(__file__).with_name("run_as_nobody.py")
 
 
 def _start(
-    route: str, checker: str, witness: bytes, folder: Path, block: dict[str, Any] | None = None
+    route: str,
+    checker: str,
+    witness: bytes,
+    folder: Path,
+    block: dict[str, Any] | None = None,
+    cache: dict[str, str] | None = None,
 ) -> subprocess.Popen[str]:
     """The helper, as root or as nobody, running `checker` through `route` (not waited);
     `block` holds its bubblewrap at a point of the set-up (run_as_nobody.py)."""
@@ -64,7 +69,7 @@ def _start(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={"PATH": "/usr/bin:/bin", "TMPDIR": tempfile.gettempdir()},
+        env={"PATH": "/usr/bin:/bin", "TMPDIR": tempfile.gettempdir(), **(cache or {})},
         pass_fds=() if block is None else (block["fd"],),
     )
 
@@ -161,14 +166,21 @@ def _reading(pid: int) -> bool:
     return state == "S" and call == "0"
 
 
-def _held_run(route, survivors, folder, option):  # type: ignore[no-untyped-def]
-    """Start a lingering checker whose bubblewrap is held at `option`; (jig, held pid,
-    the release pipe's write end, token)."""
+def _held_run(route, survivors, folder, option, run="jig-start"):  # type: ignore[no-untyped-def]
+    """Start a lingering checker whose bubblewrap (the checker's, or with `run` "jig-probe"
+    the route's probe, in a cache of its own) is held at `option`; (jig, held pid, the
+    release pipe's write end, token)."""
     token = f"jig-held-{os.urandom(6).hex()}"
     release, write_end = os.pipe()
-    block = {"option": option, "fd": release, "mark": token}
+    block = {"option": option, "fd": release, "mark": token, "run": run}
     witness = json.dumps({"token": token}).encode()
-    jig = _start(route, "linger.py", witness, folder, block=block)
+    cache = None
+    if run == "jig-probe":  # a cache of its own, where no probe is kept yet
+        (folder / "cache").mkdir(mode=0o700)
+        if route.endswith("-as-nobody"):
+            os.chown(folder / "cache", 65534, 65534)
+        cache = {"JIG_CACHE_DIR": str(folder / "cache")}
+    jig = _start(route, "linger.py", witness, folder, block=block, cache=cache)
     os.close(release)
     init = option == "--block-fd"  # which of bubblewrap's two processes is held
 
@@ -186,11 +198,14 @@ def _held_run(route, survivors, folder, option):  # type: ignore[no-untyped-def]
     return jig, held()[0], write_end, token
 
 
+@pytest.mark.parametrize("run", ["jig-start", "jig-probe"], ids=["checker", "probe"])
 @pytest.mark.parametrize("route", BWRAP_ROUTES)
-def test_jig_killed_during_the_set_up_never_lets_the_checker_start(
-    route, survivors, readable_folders
+def test_jig_killed_during_the_set_up_leaves_no_checker_and_no_probe_running(
+    route, run, survivors, readable_folders
 ):
-    jig, init, release, token = _held_run(route, survivors, readable_folders(), "--block-fd")
+    """Nor the probe's children, which would sleep 30 s each."""
+    folder = readable_folders()
+    jig, init, release, token = _held_run(route, survivors, folder, "--block-fd", run)
     jig.kill()
     jig.communicate(timeout=30)
     # The launcher died with jig; the init, held before its parent-death signal, did not.
@@ -198,7 +213,8 @@ def test_jig_killed_during_the_set_up_never_lets_the_checker_start(
     os.write(release, b"go")
     os.close(release)
     # Let go, it sets the sandbox up and starts the script, whose first write to jig fails:
-    # the checker (which would leave two sleeps named by the token) never runs.
+    # the checker (which would leave two sleeps named by the token) never runs, nor the
+    # probe's sleeping children (its init, named by the token, would wait for them).
     assert _wait_for(lambda: survivors(token) == [], 10), survivors(token)
 
 
