@@ -13,6 +13,11 @@ Booker–Sutherland witness. Baselines, each a real process of the same interpre
   problem and witness, copied beside them in a scratch folder. It isolates far less (a
   network namespace, rlimits); nothing of it is vendored here.
 
+Run it with a fresh venv's interpreter holding a regular install (`python -m venv V &&
+V/bin/pip install . pyseccomp`): an interpreter whose site-packages hold many `.pth` files
+pays tens of milliseconds in `site` on every start, which the bare and upstream baselines
+pay and the sandboxed checker (`-S`) does not, flattering every ratio.
+
 jig's package is byte-compiled first, as `pip install` leaves it: a checkout run under
 PYTHONDONTWRITEBYTECODE would otherwise compile its sources on every run.
 
