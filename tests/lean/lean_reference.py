@@ -4,9 +4,10 @@ at a time, with none of the lexer's patterns: the property tests hold the lexer 
 
     spans(text, table) -> list[(kind, start, end)]
 
-Kinds: `comment` (line, block and doc comments), `string`, `char`, `number`, `name` (a name
-literal), `ident`, `token` (an entry of `table`, or one character Lean has no token for) and
-`error` (a char literal Lean rejects; the reading goes on after its `'`, as the lexer's does).
+Kinds: `comment` (line, block and doc comments), `string` (raw ones too), `char`, `number`,
+`name` (a name literal), `ident`, `token` (an entry of `table`, or one character Lean has no
+token for) and `error` (a char literal Lean rejects; the reading goes on after its `'`, as
+the lexer's does; an unterminated comment or raw string, after which Lean reads no further).
 """
 
 from __future__ import annotations
@@ -46,6 +47,14 @@ def _string_end(text: str, pos: int) -> int:
         else:
             i += 1
     return len(text)
+
+
+def _raw_opener(text: str, pos: int) -> int | None:
+    """The number of `#` of a raw string literal's opener after its `r`, else None."""
+    end = pos
+    while end < len(text) and text[end] == "#":
+        end += 1
+    return end - pos if text[end : end + 1] == '"' else None
 
 
 _DIGITS = {"x": "0123456789abcdefABCDEF_", "b": "01_", "o": "01234567_"}
@@ -128,6 +137,16 @@ def spans(text: str, table: frozenset[str]) -> list[tuple[str, int, int]]:
             end = _ident_end(text, i + 1)
             out.append(("name", i, end))
             i = end
+        elif c == "r" and _raw_opener(text, i + 1) is not None:
+            # `tokenFnAux` tries a raw string literal (`isRawStrLitStart`) before any token.
+            hashes = _raw_opener(text, i + 1) or 0
+            closer = text.find('"' + "#" * hashes, i + hashes + 2)
+            if closer < 0:  # unterminated: an error, and Lean reads no further
+                out.append(("error", i, n))
+                i = n
+            else:
+                out.append(("string", i, closer + 1 + hashes))
+                i = closer + 1 + hashes
         else:
             token = _longest(text, i, table)
             if c == "«" or _FIRST.match(c):

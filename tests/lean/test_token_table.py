@@ -4,7 +4,7 @@ a time) on generated files that declare notation tokens of every shape."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from jigcli.lean.lexer import PINNED_SYMBOLS, Lexer, changes_reading, tokenize
@@ -81,6 +81,7 @@ pieces = st.sampled_from(
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(tokens, min_size=1, max_size=4), st.lists(st.one_of(pieces, tokens), max_size=30))
+@example(declared=["<"], body=["<r", '"s"'])  # a raw string right after a token
 def test_the_lexer_reads_declared_tokens_as_lean_does(declared: list[str], body: list[str]):
     text = "".join(body)
     table = frozenset(declared)
