@@ -137,9 +137,8 @@ def spans(text: str, table: frozenset[str]) -> list[tuple[str, int, int]]:
             end = _ident_end(text, i + 1)
             out.append(("name", i, end))
             i = end
-        elif c == "r" and _raw_opener(text, i + 1) is not None:
+        elif c == "r" and (hashes := _raw_opener(text, i + 1)) is not None:
             # `tokenFnAux` tries a raw string literal (`isRawStrLitStart`) before any token.
-            hashes = _raw_opener(text, i + 1) or 0
             closer = text.find('"' + "#" * hashes, i + hashes + 2)
             if closer < 0:  # unterminated: an error, and Lean reads no further
                 out.append(("error", i, n))
