@@ -142,9 +142,10 @@ NOT_TEXT = NOT_TEXT_BMP + NOT_TEXT_ASTRAL
 # notation adds tokens (`Lexer(text, declared)`), read the same way from where it declares
 # them; where Lean's table and this one could disagree, `jigcli.lean.policy` refuses.
 _IDENT_SHAPED = re.compile(_IDENT)
-# A letter where this lexer would start a name but Lean is inside the token: after a symbol,
-# or after a first character that continues names but cannot start one (`!o`, `₁x`).
-_GLUE = re.compile(f"(?:[^{ID_REST}]|\\A[^{ID_FIRST}«][{ID_REST}]*)[{ID_FIRST}]")
+# A letter where this lexer would start a name but Lean is inside the token: after a symbol
+# and any characters that continue names but cannot start one (`→o`, `<<?o`), or after a
+# first character of that kind (`!o`, `₁x`).
+_GLUE = re.compile(f"(?:[^{ID_REST}]|\\A[^{ID_FIRST}«])[{ID_REST}]*[{ID_FIRST}]")
 
 
 def changes_reading(token: str) -> bool:

@@ -82,6 +82,7 @@ pieces = st.sampled_from(
 @settings(max_examples=400, deadline=None)
 @given(st.lists(tokens, min_size=1, max_size=4), st.lists(st.one_of(pieces, tokens), max_size=30))
 @example(declared=["<"], body=["<r", '"s"'])  # a raw string right after a token
+@example(declared=["<<?o"], body=["<<?o", "x"])  # `?` continues names: `?o` glues
 def test_the_lexer_reads_declared_tokens_as_lean_does(declared: list[str], body: list[str]):
     text = "".join(body)
     table = frozenset(declared)

@@ -62,7 +62,7 @@ NOTATION_KEYWORDS = frozenset(
 # does, from where they are declared; a scoped or local token Lean no longer has can then only
 # make the scan see more code than Lean, never less.
 _MISLEADING_TOKEN = re.compile(
-    rf"--|/-|-/|[\"`«»\\]|\A'|[-/]\Z|[^{ID_REST}][{ID_FIRST}]|\A[^{ID_FIRST}«][{ID_REST}]*[{ID_FIRST}]|(?<![{ID_REST}])[{ID_FIRST}][{ID_REST}]*\Z"
+    rf"--|/-|-/|[\"`«»\\]|\A'|[-/]\Z|[^{ID_REST}][{ID_REST}]*[{ID_FIRST}]|\A[^{ID_FIRST}«][{ID_REST}]*[{ID_FIRST}]|(?<![{ID_REST}])[{ID_FIRST}][{ID_REST}]*\Z"
 )
 _NOTATION_LOOKAHEAD = 64
 
