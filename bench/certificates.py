@@ -21,17 +21,21 @@ pay and the sandboxed checker (`-S`) does not, flattering every ratio.
 jig's package is byte-compiled first, as `pip install` leaves it: a checkout run under
 PYTHONDONTWRITEBYTECODE would otherwise compile its sources on every run.
 
-(a) one `python -m jigcli verify MANIFEST --json` process per certificate, interleaved with
-    the other processes over `--reps` repetitions (medians) — target ≤ 1.15× upstream's
-    `verify_cert.py` (with `--upstream`; measure on a regular, non-editable install): both pay
-    the interpreter's start-up, which no per-process design avoids;
+(a) one `jig verify MANIFEST --json` process per certificate (the installed `jig` script
+    beside the interpreter, as a user runs it; `python -m jigcli` where there is none),
+    interleaved with the other processes over `--reps` repetitions (medians) — target
+    ≤ 1.15× upstream's `verify_cert.py` (with `--upstream`; measure on a regular,
+    non-editable install): both pay the interpreter's start-up, which no per-process design
+    avoids;
 (b) `--count` certificates (default 100) in one `jig verify` process (`--jobs 1`): per
     certificate against the bare runs' median — target ≤ 1.3× bare; and in total against
-    one upstream process per certificate — target ≥ 2.5× faster (with `--upstream`);
+    one upstream process per certificate — target ≥ 2.5× faster (with `--upstream`). For
+    information, the floor beside it: jig's own bubblewrap command for one certificate run
+    `--count` times without jig (no stage, cgroup, probe or verdict per run), against bare:
+    what the sandbox itself costs, which no wrapper around it gets under;
 (c) the same batch with `--jobs 2` against `--jobs 1` — target ≥ 1.7× faster, where two
-    CPUs are free (skipped on one). For information, the ceiling beside it: jig's own
-    bubblewrap command for one certificate, run `--count` times without jig (no stage, cgroup,
-    probe or verdict per run) in sequence and in two parallel streams; what a machine's kernel
+    CPUs are free (skipped on one). For information, the ceiling beside it: that same
+    bubblewrap command in two parallel streams against in sequence; what a machine's kernel
     allows two sandboxes at once, which no wrapper around them can beat.
 
 Both ratios are printed with the isolation route the verdicts recorded.
@@ -51,6 +55,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parent.parent
 PROBLEM = REPO / "Certificates" / "C001"
@@ -69,6 +74,13 @@ def _timed(argv: list[str]) -> float:
     if done.returncode != 0:
         raise SystemExit(f"{argv[:4]} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
     return elapsed
+
+
+def _jig() -> list[str]:
+    """How a user starts jig: the `jig` script beside the interpreter (what `pip install`
+    writes), else `python -m jigcli` (which pays runpy's import on top)."""
+    script = Path(sys.executable).with_name("jig")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "jigcli"]
 
 
 def _bare(flags: tuple[str, ...] = ()) -> list[str]:
@@ -92,7 +104,7 @@ def _upstream(checkout: Path, scratch: Path) -> list[str]:
 
 def cli_round(reps: int, upstream: Path | None) -> tuple[dict[str, list[float]], str]:
     """(a): interleaved processes, `reps` of each: seconds by name, and jig's route."""
-    verify = [sys.executable, "-m", "jigcli", "verify", str(MANIFEST), "--json"]
+    verify = [*_jig(), "verify", str(MANIFEST), "--json"]
     with tempfile.TemporaryDirectory(prefix="jig-bench-upstream-") as scratch:
         runs = {
             "bare": _bare(),
@@ -128,7 +140,7 @@ def batch_round(count: int, jobs: int) -> tuple[float, str]:
     C001's green witness, and the routes its verdicts recorded."""
     with tempfile.TemporaryDirectory(prefix="jig-bench-") as folder:
         manifests = _make_repo(Path(folder), count)
-        argv = [sys.executable, "-m", "jigcli", "verify", *map(str, manifests), "--json"]
+        argv = [*_jig(), "verify", *map(str, manifests), "--json"]
         argv += ["--jobs", str(jobs)]
         started = time.perf_counter()
         done = subprocess.run(argv, cwd=folder, capture_output=True, check=False)
@@ -139,9 +151,17 @@ def batch_round(count: int, jobs: int) -> tuple[float, str]:
     return elapsed, ", ".join(sorted({str(v.get("isolation")) for v in verdicts}))
 
 
-def bwrap_ceiling(count: int) -> float | None:
-    """(c), for information: sequence over two parallel streams of jig's own bubblewrap
-    command for C001's checker (see the module docstring); None where bubblewrap cannot run."""
+class Bare(NamedTuple):
+    """jig's own bubblewrap command for C001's checker, run without jig."""
+
+    per_run: float  # seconds a run, in sequence
+    two_streams: float  # how many times faster two parallel streams finish the same runs
+
+
+def bwrap_alone(count: int) -> Bare | None:
+    """(b) and (c), for information: jig's own bubblewrap command for C001's checker, run
+    `count` times in sequence and in two parallel streams (see the module docstring); None
+    where bubblewrap cannot run."""
     from jigcli.certificates import isolation
     from jigcli.certificates.spec import CertLimits
     from jigcli.sandbox import execute
@@ -176,7 +196,7 @@ def bwrap_ceiling(count: int) -> float | None:
         for stream in streams:
             stream.join()
         in_parallel = time.perf_counter() - started
-    return in_sequence / in_parallel
+    return Bare(in_sequence / count, in_sequence / in_parallel)
 
 
 def _positive(text: str) -> int:
@@ -201,7 +221,8 @@ def main() -> int:
     print(f"    python -c pass (start-up)         {median['start'] * 1000:7.1f} ms")
     print(f"    bare python checker.py witness    {b * 1000:7.1f} ms")
     print(f"    bare python -S -B checker.py      {median['bare -S'] * 1000:7.1f} ms")
-    print(f"    python -m jigcli verify --json    {c * 1000:7.1f} ms ({c / b:.2f}x bare)")
+    label = "jig verify --json" if len(_jig()) == 1 else "python -m jigcli verify --json"
+    print(f"    {label:<34}{c * 1000:7.1f} ms ({c / b:.2f}x bare)")
     u = median.get("upstream")
     if u is not None:
         print(f"    upstream verify_cert.py           {u * 1000:7.1f} ms ({u / b:.2f}x bare)")
@@ -226,6 +247,13 @@ def main() -> int:
         )
         if faster < TARGET_BATCH_VS_UPSTREAM:
             missed.append("(b) vs upstream")
+    alone = bwrap_alone(args.count)
+    if alone is not None:
+        print(
+            f"    jig's bubblewrap command alone: {alone.per_run * 1000:.1f} ms a run, "
+            f"{alone.per_run / b:.2f}x bare (the floor under any wrapper); jig adds "
+            f"{(per - alone.per_run) * 1000:.1f} ms a certificate"
+        )
 
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     if cpus >= 2:
@@ -237,11 +265,10 @@ def main() -> int:
         )
         if speedup < TARGET_JOBS_2:
             missed.append("(c)")
-        ceiling = bwrap_ceiling(args.count)
-        if ceiling is not None:
+        if alone is not None:
             print(
-                f"    bare bubblewrap, same command, 2 streams: {ceiling:.2f}x faster than in "
-                f"sequence; jig reaches {speedup / ceiling:.2f} of it"
+                f"    jig's bubblewrap command alone, 2 streams: {alone.two_streams:.2f}x faster "
+                f"than in sequence; jig reaches {speedup / alone.two_streams:.2f} of it"
             )
     else:
         print("(c) skipped: one CPU here")

@@ -20,12 +20,13 @@ import resource
 import selectors
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
+
+from jigcli import spawn
 
 DEFAULT_OUTPUT_CAP = 64 * 1024 * 1024
 _KILL_GRACE_SEC = 2.0
@@ -68,6 +69,15 @@ class Limits(NamedTuple):
     # SIGKILL the child when jig dies, however it dies (SIGKILL included): a sandbox whose
     # wall clock is jig's must not outlive it (Linux; elsewhere the process group kill only).
     parent_death: bool = False
+
+    def child_setup(self) -> spawn.ChildSetup:
+        """What the child needs before its program runs (`jigcli.spawn`)."""
+        return spawn.ChildSetup(
+            rlimits=spawn.rlimit_pairs(self.rlimits(), self.cpu_kill),
+            cgroups=self.cgroups,
+            fresh_keyring=self.fresh_keyring,
+            parent_death=self.parent_death,
+        )
 
     def rlimits(self) -> list[tuple[int, int]]:
         pairs: list[tuple[int, int]] = []
@@ -136,70 +146,6 @@ class ProgramMissing(Exception):
         self.program = program
 
 
-def _child_setup(limits: Limits) -> Callable[[], None] | None:
-    rlimits = limits.rlimits()
-    # The child, single-threaded, moves itself ("0"). Through cgroup v1's `tasks` that moves
-    # one thread, which skips the global lock `cgroup.procs` takes (an RCU grace period,
-    # some 10 ms, on every move); cgroup v2 has only `cgroup.procs` for this.
-    joins = [
-        os.fsencode(cgroup / "tasks" if (cgroup / "tasks").exists() else cgroup / "cgroup.procs")
-        for cgroup in limits.cgroups
-    ]
-    cpu_kill = limits.cpu_kill
-    new_keyring = _keyring_joiner() if limits.fresh_keyring else None
-    die_with_jig = _death_signaller() if limits.parent_death else None
-    if not (rlimits or joins or new_keyring or die_with_jig):
-        return None
-
-    # Runs in the forked child before exec: keep it to plain system calls.
-    def setup() -> None:
-        for join in joins:
-            fd = os.open(join, os.O_WRONLY)
-            try:
-                os.write(fd, b"0")
-            finally:
-                os.close(fd)
-        for which, value in rlimits:
-            soft = value
-            hard = value + 1 if which == resource.RLIMIT_CPU and not cpu_kill else value
-            resource.setrlimit(which, (soft, hard))
-        if new_keyring is not None:
-            new_keyring()
-        if die_with_jig is not None:
-            die_with_jig()
-
-    return setup
-
-
-_PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER = 1, 36
-
-
-def _prctl() -> Callable[[int, int], int] | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    prctl.restype = ctypes.c_int
-    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong]
-    return prctl
-
-
-def _death_signaller() -> Callable[[], None] | None:
-    """A call, for the forked child, that asks the kernel for SIGKILL when jig dies; bound
-    before the fork. If jig died before the call, the child ends at once."""
-    prctl = _prctl()
-    if prctl is None:
-        return None
-    jig = os.getpid()
-
-    def arm() -> None:
-        if prctl(_PR_SET_PDEATHSIG, signal.SIGKILL) != 0 or os.getppid() != jig:
-            os._exit(127)
-
-    return arm
-
-
 _adopting: list[bool] = []  # whether jig is its descendants' reaper (set once)
 _adopting_lock = threading.Lock()
 
@@ -211,8 +157,8 @@ def become_subreaper() -> bool:
     `run_bounded` reaps what its child's group left to jig (`reap_adopted`). Once."""
     with _adopting_lock:
         if not _adopting:
-            prctl = _prctl()
-            _adopting.append(prctl is not None and prctl(_PR_SET_CHILD_SUBREAPER, 1) == 0)
+            call = spawn.prctl()
+            _adopting.append(call is not None and call(spawn.PR_SET_CHILD_SUBREAPER, 1) == 0)
         return _adopting[0]
 
 
@@ -258,31 +204,6 @@ def reap(pid: int, within_sec: float = _KILL_GRACE_SEC) -> bool:
                 os.kill(pid, signal.SIGKILL)
             killed, deadline = True, time.monotonic() + _KILL_GRACE_SEC
         time.sleep(0.002)
-
-
-# keyctl(2)'s number where jig runs on Linux; KEYCTL_JOIN_SESSION_KEYRING with no name makes
-# and joins a new anonymous session keyring.
-_KEYCTL = {"x86_64": 250, "aarch64": 219, "riscv64": 219, "ppc64le": 271, "s390x": 280}
-_KEYCTL_JOIN_SESSION_KEYRING = 1
-
-
-def _keyring_joiner() -> Callable[[], None] | None:
-    """A call that joins a new session keyring, bound before the fork (ctypes loads there);
-    None where this kernel or architecture offers none (then there is no keyring to leak)."""
-    number = _KEYCTL.get(os.uname().machine)
-    if number is None or not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    syscall = ctypes.CDLL(None, use_errno=True).syscall
-    syscall.restype = ctypes.c_long
-    syscall.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p]
-
-    def join() -> None:
-        if syscall(number, _KEYCTL_JOIN_SESSION_KEYRING, None) < 0:
-            raise OSError(ctypes.get_errno(), "cannot join a new session keyring")
-
-    return join
 
 
 def kill_group(pid: int) -> None:
@@ -361,18 +282,18 @@ def run_bounded(
     the program does not exist, and `Stopped` inside `stopping()`.
     """
     args = [os.fspath(a) for a in argv]
-    setup = _child_setup(limits or Limits(no_core=False))
+    setup = (limits or Limits(no_core=False)).child_setup()
     started = time.monotonic()
     try:
-        proc = subprocess.Popen(
+        proc = spawn.start(
             args,
+            setup,
             cwd=cwd,
             env=dict(env) if env is not None else None,
             stdin=_stdin(stdin_data, stdin_fd),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
-            preexec_fn=setup,
             pass_fds=pass_fds,
         )
     except (FileNotFoundError, PermissionError) as exc:

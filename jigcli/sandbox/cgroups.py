@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import os
 import shutil
 import signal
@@ -96,8 +97,10 @@ UNCHARGED_ON_V1 = (
 )
 
 
+@functools.cache
 def memory_cap() -> MemoryCap:
-    """Whether runs' memory is capped as a whole here, and in words what is and is not."""
+    """Whether runs' memory is capped as a whole here, and in words what is and is not: once
+    a process, as the hierarchy it rests on is found once (`hierarchy`)."""
     point = hierarchy(MEMORY)
     if point is None:
         return MemoryCap(

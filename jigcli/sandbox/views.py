@@ -20,9 +20,28 @@ _NOBODY = 65534
 
 
 def homes() -> set[Path]:
-    """The home folders on this machine that a view must never show."""
-    found = {Path(os.path.realpath(home)) for home in _home_names()}
-    return {home for home in found if home != Path("/")}
+    """The home folders on this machine that a view must never show; read again whenever
+    `$HOME` or the password file changes (every run checks its view: a batch of a hundred
+    would otherwise read every account a hundred times)."""
+    stamp = (os.environ.get("HOME"), _passwd_stamp())
+    known = _known.get(stamp)
+    if known is None:
+        found = {Path(os.path.realpath(home)) for home in _home_names()}
+        known = frozenset(home for home in found if home != Path("/"))
+        _known.clear()
+        _known[stamp] = known
+    return set(known)
+
+
+_known: dict[tuple[str | None, tuple[int, ...] | None], frozenset[Path]] = {}
+
+
+def _passwd_stamp() -> tuple[int, ...] | None:
+    try:
+        seen = os.stat("/etc/passwd")
+    except OSError:
+        return None
+    return (seen.st_ino, seen.st_size, seen.st_mtime_ns, seen.st_ctime_ns)
 
 
 def _home_names() -> Iterable[str]:

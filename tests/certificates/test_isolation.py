@@ -3,6 +3,7 @@ prefix that holds a home, whatever the interpreter is."""
 
 import json
 import os
+import pwd
 import shutil
 import sys
 from pathlib import Path
@@ -37,6 +38,31 @@ def test_a_view_that_holds_a_home_is_refused(tmp_path, monkeypatch):
     assert check_view(View(read_only=(home,))) is not None
     assert check_view(View(writable=(home,))) is not None
     assert check_view(View(read_only=(home / "lib",))) is None  # inside a home is the job's call
+
+
+def test_a_home_known_only_after_a_first_check_is_refused_too(tmp_path, monkeypatch):
+    """The homes are kept between checks (a batch checks a view per run) but read again
+    when `$HOME` or the password file changes: a new account is not missed."""
+    from jigcli.sandbox import views
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    monkeypatch.setenv("HOME", str(first))
+    assert check_view(View(read_only=(second,))) is None
+    monkeypatch.setenv("HOME", str(second))
+    assert check_view(View(read_only=(second,))) is not None
+    accounts = [pwd_entry(first)]
+    monkeypatch.setattr(views.pwd, "getpwall", lambda: accounts)
+    monkeypatch.setattr(views, "_passwd_stamp", lambda: (len(accounts),))
+    monkeypatch.delenv("HOME")
+    assert check_view(View(read_only=(first,))) is not None
+    accounts.append(pwd_entry(second))  # a user added while jig runs
+    assert check_view(View(read_only=(second,))) is not None
+
+
+def pwd_entry(home: Path) -> pwd.struct_passwd:
+    return pwd.struct_passwd(("user", "x", 1001, 1001, "", str(home), "/bin/sh"))
 
 
 @pytest.fixture

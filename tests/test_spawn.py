@@ -1,0 +1,212 @@
+"""A child's set-up before its program runs (`jigcli.spawn`): through the gate where it can
+be, in the forked child elsewhere; either way the program starts with its limits in force,
+never before, and a jig that dies at the gate leaves nothing of the program running."""
+
+from __future__ import annotations
+
+import ctypes
+import resource
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+from jigcli import spawn
+from jigcli.process import Limits, ProgramMissing, run_bounded
+
+LINUX = sys.platform.startswith("linux")
+needs_gate = pytest.mark.skipif(
+    not (LINUX and spawn._setpriv()), reason="the gate needs Linux and util-linux's setpriv"
+)
+KEY_SPEC_SESSION_KEYRING, KEYCTL_GET_KEYRING_ID = -3, 0
+
+# The child's own view of what it was given: its limits, its stdin, its open descriptors.
+REPORT = textwrap.dedent(
+    """
+    import os, stat, sys
+    limits = open("/proc/self/limits").read()
+    print(stat.S_ISCHR(os.fstat(0).st_mode), sorted(int(fd) for fd in os.listdir("/proc/self/fd")))
+    print(limits)
+    """
+)
+
+
+def _limit_line(limits_text: str, name: str) -> list[str]:
+    line = next(line for line in limits_text.splitlines() if line.startswith(name))
+    return line[len(name) :].split()[:2]
+
+
+@needs_gate
+def test_the_gate_is_the_way_on_linux_with_setpriv():
+    setup = Limits(cpu_sec=5, parent_death=True).child_setup()
+    gate = spawn._gate_prefix(setup, subprocess.DEVNULL)
+    assert gate is not None and gate[:3] == [spawn._setpriv(), "--pdeathsig", "KILL"]
+    # A caller's own descriptor as stdin cannot carry the gate's line: the forked child does it.
+    assert spawn._gate_prefix(setup, 0) is None
+
+
+@pytest.mark.parametrize("gated", [True, False], ids=["gate", "forked child"])
+def test_the_program_starts_with_its_rlimits_soft_and_hard(gated, monkeypatch):
+    if gated and not (LINUX and spawn._setpriv()):
+        pytest.skip("no gate here")
+    if not gated:
+        monkeypatch.setattr(spawn, "_gate_prefix", lambda setup, stdin: None)
+    limits = Limits(cpu_sec=7, address_space_mb=900, file_size_mb=3, open_files=40)
+    done = run_bounded([sys.executable, "-S", "-c", REPORT], limits=limits, timeout=30)
+    assert done.ok, done.stderr
+    said = done.stdout.split("\n", 1)[1]
+    assert _limit_line(said, "Max cpu time") == ["7", "8"]  # SIGXCPU, then SIGKILL a second on
+    assert _limit_line(said, "Max address space") == [str(900 << 20)] * 2
+    assert _limit_line(said, "Max file size") == [str(3 << 20)] * 2
+    assert _limit_line(said, "Max open files") == ["40", "40"]
+    assert _limit_line(said, "Max core file size") == ["0", "0"]
+
+
+@needs_gate
+def test_cpu_kill_makes_the_hard_cpu_limit_the_soft_one():
+    limits = Limits(cpu_sec=7, cpu_kill=True)
+    done = run_bounded([sys.executable, "-S", "-c", REPORT], limits=limits, timeout=30)
+    assert _limit_line(done.stdout.split("\n", 1)[1], "Max cpu time") == ["7", "7"]
+
+
+@needs_gate
+def test_through_the_gate_the_program_holds_no_descriptor_of_it_and_reads_dev_null():
+    done = run_bounded(
+        [sys.executable, "-S", "-c", REPORT], limits=Limits(cpu_sec=5, parent_death=True)
+    )
+    first = done.stdout.split("\n", 1)[0]
+    # stdin a character device (/dev/null), and 0, 1, 2 plus the one listdir opened.
+    assert first.startswith("True [0, 1, 2, 3]"), first
+
+
+@needs_gate
+def test_stdin_data_follows_the_gates_line_untouched():
+    data = b"go\nno\n" + bytes(range(256)) * 64  # what the gate reads must not eat it
+    done = run_bounded(["od", "-An", "-v", "-tx1"], stdin_data=data, limits=Limits(cpu_sec=5))
+    assert bytes.fromhex(done.stdout.replace("\n", " ")) == data
+
+
+@needs_gate
+def test_a_missing_program_is_still_program_missing_through_the_gate():
+    with pytest.raises(ProgramMissing):
+        run_bounded(["/nonexistent/program-jig"], limits=Limits(cpu_sec=5))
+    with pytest.raises(ProgramMissing):
+        run_bounded(["no-such-program-jig"], limits=Limits(cpu_sec=5))
+
+
+@needs_gate
+def test_a_set_up_that_fails_raises_and_the_program_never_runs(tmp_path):
+    """A cgroup that cannot be joined: an error for the caller, and the program, held at the
+    gate, ended before any of it ran."""
+    marker = tmp_path / "ran"
+    with pytest.raises(subprocess.SubprocessError, match="set-up failed"):
+        run_bounded(
+            ["/bin/sh", "-c", f"touch {marker}"],
+            limits=Limits(cgroups=(tmp_path / "not-a-cgroup",)),
+        )
+    time.sleep(0.2)
+    assert not marker.exists()
+
+
+@needs_gate
+def test_jig_dying_at_the_gate_leaves_nothing_of_the_program_running(tmp_path, pid_alive):
+    """jig SIGKILLed after starting the child and before writing `go`: the shell reads
+    end-of-file (or is killed by its parent-death signal) and the program never starts."""
+    marker = tmp_path / "ran"
+    pid_file = tmp_path / "gate.pid"
+    script = textwrap.dedent(
+        f"""
+        import os, signal, sys
+        from pathlib import Path
+        from jigcli import spawn
+        from jigcli.process import Limits, run_bounded
+
+        def die(pid, setup):
+            Path({str(pid_file)!r}).write_text(str(pid))
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        spawn._set_from_outside = die
+        limits = Limits(cpu_sec=5, parent_death=True)
+        run_bounded(["/bin/sh", "-c", "touch {marker}"], limits=limits)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert done.returncode == -9, done.stderr
+    gate = int(pid_file.read_text())
+    for _ in range(50):
+        if not pid_alive(gate):
+            break
+        time.sleep(0.1)
+    assert not pid_alive(gate)
+    assert not marker.exists()
+
+
+@needs_gate
+def test_each_child_gets_a_new_session_keyring_and_the_callers_stays_its_own():
+    """Joined by the starting thread, so only that thread's changes: another thread (here the
+    main one) keeps its session keyring."""
+    syscall = ctypes.CDLL(None, use_errno=True).syscall
+    syscall.restype = ctypes.c_long
+    number = spawn._keyctl_number()
+    if number is None:
+        pytest.skip("no keyctl number for this architecture")
+    mine = syscall(number, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0)
+    ask = (
+        "import ctypes; s = ctypes.CDLL(None).syscall; s.restype = ctypes.c_long; "
+        f"print(s({number}, {KEYCTL_GET_KEYRING_ID}, {KEY_SPEC_SESSION_KEYRING}, 0))"
+    )
+    seen: list[str] = []
+
+    def start_two() -> None:
+        for _ in range(2):
+            seen.append(
+                run_bounded(
+                    [sys.executable, "-S", "-c", ask], limits=Limits(fresh_keyring=True)
+                ).stdout.strip()
+            )
+
+    worker = threading.Thread(target=start_two)
+    worker.start()
+    worker.join(60)
+    first, second = (int(text) for text in seen)
+    assert first > 0 and second > 0 and len({first, second, mine}) == 3
+    assert syscall(number, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0) == mine
+
+
+@needs_gate
+def test_the_cgroup_is_joined_before_the_program_runs(tmp_path):
+    """A cgroup folder stand-in: jig writes the waiting child's pid to its `tasks`, and the
+    program, once it runs, is the process whose pid that was."""
+    folder = tmp_path / "cgroup"
+    folder.mkdir()
+    (folder / "tasks").write_text("")
+    done = run_bounded(["/bin/sh", "-c", "echo $$"], limits=Limits(cgroups=(folder,)))
+    assert (folder / "tasks").read_text() == done.stdout.strip()
+
+
+def test_no_set_up_at_all_is_a_plain_start():
+    assert not Limits(no_core=False).child_setup().needed()
+    assert run_bounded(["true"], limits=Limits(no_core=False)).ok
+
+
+def test_the_rlimit_pairs_give_cpu_a_second_more_unless_it_kills():
+    pairs = [(resource.RLIMIT_CPU, 3), (resource.RLIMIT_NOFILE, 9)]
+    assert spawn.rlimit_pairs(pairs, cpu_kill=False) == (
+        (resource.RLIMIT_CPU, (3, 4)),
+        (resource.RLIMIT_NOFILE, (9, 9)),
+    )
+    assert spawn.rlimit_pairs(pairs, cpu_kill=True)[0] == (resource.RLIMIT_CPU, (3, 3))
+
+
+def test_the_gate_refuses_anything_but_its_line():
+    """What the shell does with a line that is not `go` (or none): exits 125, runs nothing."""
+    for line in (b"", b"gone\n", b"no\n"):
+        done = subprocess.run(
+            ["/bin/sh", "-c", spawn._GATE, spawn._GATE_NAME, "echo", "ran"],
+            input=line,
+            capture_output=True,
+        )
+        assert (done.returncode, done.stdout) == (125, b"")
