@@ -31,6 +31,18 @@ def err() -> Console:
     return console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
+def stderr_is_terminal() -> bool:
+    """What `err().is_terminal` says, without importing rich where it would say no: stderr
+    not a terminal and none of the variables that make rich treat it as one."""
+    try:
+        tty = sys.stderr is not None and sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced by an object without one, or closed
+        tty = False
+    if not tty and not {"FORCE_COLOR", "TTY_COMPATIBLE"} & set(os.environ):
+        return False
+    return err().is_terminal
+
+
 def console(**options: Any) -> Console:
     """A rich Console that outlives a reader going away: rich's own answer to a closed pipe
     (`Console.on_broken_pipe`) is `SystemExit(1)`, the exit code of a red verdict, so

@@ -68,10 +68,12 @@ def _arguments(command: Command, args: list[str], env: Mapping[str, str]) -> dic
     if walked is None:
         return None
     positional, given = walked
-    if len(positional) != 1 or not _plain(positional[0]):
+    if not positional or not all(map(_plain, positional)):
         return None
-    argument = Path(positional[0])
-    arguments: dict[str, Any] = {command.argument: [argument] if command.several else argument}
+    if len(positional) > 1 and not command.several:
+        return None
+    paths = [Path(text) for text in positional]
+    arguments: dict[str, Any] = {command.argument: paths if command.several else paths[0]}
     for option in command.options:
         if option.keyword in given:
             arguments[option.keyword] = given[option.keyword]

@@ -19,11 +19,13 @@ AGREED = [
     ["verify", "m.json", "--lane", "turbo"],  # run() refuses the lane, for both paths
     ["verify", "m.json", "--statement", "a=b"],
     ["verify", "m.json", "--jobs", "2"],
+    ["verify", "a.json", "b.json"],  # a batch pays no typer either
+    ["verify", "a.json", "--json", "b.json", "folder", "--jobs", "2"],
 ]
 DEFERRED = [
     ["verify"],
     ["verify", "--help"],
-    ["verify", "a.json", "b.json"],
+    ["verify", "a.json", "-b.json"],
     ["verify", "m.json", "--timeout", "0.5"],
     ["verify", "m.json", "--timeout", "soon"],
     ["verify", "m.json", "--timeout", "nan"],

@@ -19,7 +19,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from jigcli.console import emit_json, err, out, say_error, shown_in_repo, shown_path
+from jigcli.console import (
+    emit_json,
+    err,
+    out,
+    say_error,
+    shown_in_repo,
+    shown_path,
+    stderr_is_terminal,
+)
 from jigcli.errors import UsageError
 from jigcli.render.github import Annotation, annotating, chosen
 from jigcli.safewrite import UnsafeTarget, write_file
@@ -160,7 +168,7 @@ def _progress(
     start on stderr, with --json too (its document is stdout's alone)."""
     running: dict[str, Path] = {}
     done = [0]
-    if err().is_terminal:
+    if stderr_is_terminal():
         with err().status("") as status:
 
             def update() -> None:
