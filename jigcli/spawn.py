@@ -4,15 +4,16 @@ What a child needs before its program runs: its cgroups joined, its rlimits set,
 session keyring, and SIGKILL asked for when jig dies. Two ways, the same result:
 
 - the gate (Linux, with util-linux's `setpriv`): the child starts as
-  `setpriv --pdeathsig KILL -- /bin/sh -c GATE jig-gate program…`, two small system
-  programs, the shell waiting for a line on its stdin. Meanwhile jig moves the child into
-  its cgroups and sets its rlimits from outside (`prlimit(2)`), then writes `go`; only then
-  does the shell exec the program (on /dev/null, or on the rest of that pipe where the
-  caller feeds the program's stdin). The keyring is joined beforehand by the thread that starts the
-  child (session keyrings belong to a thread's credentials, which a child copies), so it is
-  that thread's from then on too: only threads that start sandboxed programs join one.
-  Python then starts the child with vfork, where a `preexec_fn` would force a fork of the
-  whole interpreter and Python code in the child: measured here, 3–4 ms a start against 1.
+  `setpriv --pdeathsig KILL -- /bin/sh -c GATE jig-gate CGROUP-FILES… -- program…`, two
+  small system programs. The shell joins its cgroups, says it is ready on its stdout and
+  waits for a line on its stdin; jig sets its rlimits from outside (`prlimit(2)`) meanwhile,
+  then writes `go`, and only then does the shell exec the program (on /dev/null, or on the
+  rest of that pipe where the caller feeds the program's stdin). The keyring is joined
+  beforehand by the thread that starts the child (session keyrings belong to a thread's
+  credentials, which a child copies), so it is that thread's from then on too: only threads
+  that start sandboxed programs join one. Python then starts the child with vfork, where a
+  `preexec_fn` would force a fork of the whole interpreter and Python code in the child:
+  measured here, 3–4 ms a start against 1.
 - in the child (elsewhere, without `setpriv`, or when the program reads a descriptor of the
   caller's as its stdin): the same steps as a `preexec_fn`.
 
@@ -38,14 +39,22 @@ from typing import Any, NamedTuple
 # Where the gate's programs are looked for: the system's own, never the caller's PATH.
 _SYSTEM_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
 _SHELL = "/bin/sh"
+_READY = b"jig-gate-ready\n"
 _GO = b"go\n"
-# The gate reads one line on its stdin: anything but `go` (jig died first, or wrote nothing)
-# ends the shell before anything of the program runs. A shell's `read` takes a pipe's bytes
-# one at a time, so what follows the line is left for the program.
-_GATE = 'read -r go && [ "$go" = go ] || exit 125; exec "$@"'
+# The gate's shell joins the cgroups named before `--` itself ("0": the writer moves, which
+# skips the kernel's global lock that moving another process takes, an RCU grace period of
+# some 10 ms), says so on its stdout, then reads one line on its stdin: anything but `go` (jig
+# died first, or wrote nothing) ends it before anything of the program runs. A shell's `read`
+# takes a pipe's bytes one at a time, so what follows the line is left for the program.
+_GATE = (
+    'while [ "$1" != -- ]; do printf 0 >"$1" || exit 125; shift; done; shift; '
+    'printf "jig-gate-ready\\n" && read -r go && [ "$go" = go ] || exit 125; exec "$@"'
+)
 _GATE_THEN_NULL = _GATE + " </dev/null"
 _GATE_THEN_FED = _GATE
 _GATE_NAME = "jig-gate"
+# What jig reads of a gate that failed: its shell's error line, at most.
+_GATE_SAID_CAP = 4096
 
 
 class ChildSetup(NamedTuple):
@@ -118,15 +127,19 @@ def _check_runnable(program: str, env: Mapping[str, str] | None, cwd: Any) -> No
 def _through_gate(
     gate: list[str], args: list[str], setup: ChildSetup, popen: dict[str, Any]
 ) -> subprocess.Popen[bytes]:
-    """Start the gate on a stdin pipe, set the child up, then write `go` on that pipe (a
-    caller's stdin data follows it there; with none, the program's stdin is /dev/null)."""
+    """Start the gate on a stdin pipe, wait until it has joined its cgroups, set its rlimits,
+    then write `go` on that pipe (a caller's stdin data follows it there; with none, the
+    program's stdin is /dev/null)."""
     if setup.fresh_keyring:
         _join_new_keyring()
     fed = popen.pop("stdin") == subprocess.PIPE
-    proc = subprocess.Popen([*gate, *args], stdin=subprocess.PIPE, **popen)
+    joins = [os.fspath(_membership_file(cgroup)) for cgroup in setup.cgroups]
+    proc = subprocess.Popen([*gate, *joins, "--", *args], stdin=subprocess.PIPE, **popen)
     assert proc.stdin is not None
     try:
-        _set_from_outside(proc.pid, setup)
+        _await_ready(proc)
+        for which, limits in setup.rlimits:
+            resource.prlimit(proc.pid, which, limits)
         os.write(proc.stdin.fileno(), _GO)
     except OSError as failed:  # as a preexec_fn's failure reads: never "program missing"
         _kill_waiting(proc)
@@ -140,16 +153,21 @@ def _through_gate(
     return proc
 
 
-def _set_from_outside(pid: int, setup: ChildSetup) -> None:
-    """Move the waiting child into its cgroups and set its rlimits."""
-    for cgroup in setup.cgroups:
-        fd = os.open(_membership_file(cgroup), os.O_WRONLY)
-        try:
-            os.write(fd, str(pid).encode())
-        finally:
-            os.close(fd)
-    for which, limits in setup.rlimits:
-        resource.prlimit(pid, which, limits)
+def _await_ready(proc: subprocess.Popen[bytes]) -> None:
+    """Read the gate's ready line off the child's stdout (nothing of the program has run, so
+    nothing else can be there); raise OSError with the shell's words when it ended first."""
+    assert proc.stdout is not None and proc.stderr is not None
+    seen = b""
+    while len(seen) < len(_READY):
+        chunk = os.read(proc.stdout.fileno(), len(_READY) - len(seen))
+        if not chunk:
+            break
+        seen += chunk
+    if seen == _READY:
+        return
+    proc.wait()
+    said = os.read(proc.stderr.fileno(), _GATE_SAID_CAP).decode("utf-8", "replace").strip()
+    raise OSError(f"it ended before its program started ({said or f'status {proc.returncode}'})")
 
 
 def _membership_file(cgroup: Path) -> Path:

@@ -99,10 +99,10 @@ def test_a_missing_program_is_still_program_missing_through_the_gate():
 
 @needs_gate
 def test_a_set_up_that_fails_raises_and_the_program_never_runs(tmp_path):
-    """A cgroup that cannot be joined: an error for the caller, and the program, held at the
-    gate, ended before any of it ran."""
+    """A cgroup that cannot be joined: an error for the caller saying why, and the program,
+    held at the gate, never ran."""
     marker = tmp_path / "ran"
-    with pytest.raises(subprocess.SubprocessError, match="set-up failed"):
+    with pytest.raises(subprocess.SubprocessError, match=r"set-up failed.*not-a-cgroup"):
         run_bounded(
             ["/bin/sh", "-c", f"touch {marker}"],
             limits=Limits(cgroups=(tmp_path / "not-a-cgroup",)),
@@ -124,11 +124,11 @@ def test_jig_dying_at_the_gate_leaves_nothing_of_the_program_running(tmp_path, p
         from jigcli import spawn
         from jigcli.process import Limits, run_bounded
 
-        def die(pid, setup):
-            Path({str(pid_file)!r}).write_text(str(pid))
+        def die(proc):
+            Path({str(pid_file)!r}).write_text(str(proc.pid))
             os.kill(os.getpid(), signal.SIGKILL)
 
-        spawn._set_from_outside = die
+        spawn._await_ready = die
         limits = Limits(cpu_sec=5, parent_death=True)
         run_bounded(["/bin/sh", "-c", "touch {marker}"], limits=limits)
         """
@@ -178,13 +178,23 @@ def test_each_child_gets_a_new_session_keyring_and_the_callers_stays_its_own():
 
 @needs_gate
 def test_the_cgroup_is_joined_before_the_program_runs(tmp_path):
-    """A cgroup folder stand-in: jig writes the waiting child's pid to its `tasks`, and the
-    program, once it runs, is the process whose pid that was."""
+    """A cgroup folder stand-in: the gate's shell writes "0" (itself) to its `tasks` before
+    the program runs, and the program, once it runs, finds it written."""
     folder = tmp_path / "cgroup"
     folder.mkdir()
     (folder / "tasks").write_text("")
-    done = run_bounded(["/bin/sh", "-c", "echo $$"], limits=Limits(cgroups=(folder,)))
-    assert (folder / "tasks").read_text() == done.stdout.strip()
+    tasks = folder / "tasks"
+    done = run_bounded(["/bin/cat", str(tasks)], limits=Limits(cgroups=(folder,)))
+    assert done.ok and done.stdout == "0"
+
+
+@needs_gate
+def test_a_v2_cgroup_is_joined_through_cgroup_procs(tmp_path):
+    folder = tmp_path / "cgroup"
+    folder.mkdir()
+    (folder / "cgroup.procs").write_text("")
+    done = run_bounded(["/bin/cat", str(folder / "cgroup.procs")], limits=Limits(cgroups=(folder,)))
+    assert done.ok and done.stdout == "0"
 
 
 def test_no_set_up_at_all_is_a_plain_start():
@@ -205,8 +215,8 @@ def test_the_gate_refuses_anything_but_its_line():
     """What the shell does with a line that is not `go` (or none): exits 125, runs nothing."""
     for line in (b"", b"gone\n", b"no\n"):
         done = subprocess.run(
-            ["/bin/sh", "-c", spawn._GATE, spawn._GATE_NAME, "echo", "ran"],
+            ["/bin/sh", "-c", spawn._GATE, spawn._GATE_NAME, "--", "echo", "ran"],
             input=line,
             capture_output=True,
         )
-        assert (done.returncode, done.stdout) == (125, b"")
+        assert (done.returncode, done.stdout) == (125, spawn._READY)
