@@ -27,6 +27,7 @@ import contextlib
 import errno
 import os
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 REFUSED = (
@@ -160,13 +161,45 @@ def _build_once(families: tuple[int, ...]) -> bytes | str:
 
 def _build(families: tuple[int, ...] = SOCKET_FAMILIES) -> bytes | str:
     try:
-        import pyseccomp as seccomp  # type: ignore[import-untyped]
+        with _sonames_first():
+            import pyseccomp as seccomp  # type: ignore[import-untyped]
     except (ImportError, OSError) as missing:  # no binding, or no libseccomp.so.2
         return f"no libseccomp here ({missing}); apt-get install libseccomp2"
     try:
         return _export(_filter(seccomp, families))
     except (OSError, RuntimeError, ValueError) as failed:
         return f"libseccomp could not build the filter: {failed}"
+
+
+# The shared libraries pyseccomp looks up as it is imported, by the names the dynamic loader
+# finds them under on glibc systems.
+_SONAMES = {"c": "libc.so.6", "seccomp": "libseccomp.so.2"}
+
+
+@contextlib.contextmanager
+def _sonames_first() -> Iterator[None]:
+    """While pyseccomp is imported, `ctypes.util.find_library` answers a library the loader
+    opens by its usual soname without running `ldconfig -p` (a process each, about 5 ms of
+    every jig process here); any other name, or one that does not open, is looked up as
+    ever."""
+    import ctypes
+    import ctypes.util
+
+    looked_up = ctypes.util.find_library
+
+    def find(name: str) -> str | None:
+        soname = _SONAMES.get(name)
+        if soname is not None:
+            with contextlib.suppress(OSError):
+                ctypes.CDLL(soname)
+                return soname
+        return looked_up(name)
+
+    ctypes.util.find_library = find
+    try:
+        yield
+    finally:
+        ctypes.util.find_library = looked_up
 
 
 def _filter(seccomp: Any, families: tuple[int, ...]) -> Any:

@@ -64,3 +64,44 @@ def test_a_job_that_needs_no_ip_gets_a_filter_that_refuses_it(monkeypatch, tmp_p
         pytest.skip(f"no filter here: {filters.unavailable()}")
     assert local is not None and local != with_ip  # two programs, one per family set
     assert not (tmp_path / "seccomp").exists()  # neither kept
+
+
+def test_pyseccomp_loads_its_libraries_by_soname_without_running_ldconfig():
+    """In a fresh process: the filter built with the soname shortcut is the one built with
+    ctypes' own lookup, and the shortcut started no `ldconfig -p`."""
+    import subprocess
+
+    script = (
+        "import subprocess, sys\n"
+        "started = []\n"
+        "real = subprocess.Popen.__init__\n"
+        "def record(self, args, *rest, **options):\n"
+        "    started.append(args)\n"
+        "    real(self, args, *rest, **options)\n"
+        "subprocess.Popen.__init__ = record\n"
+        "from jigcli.sandbox import seccomp\n"
+        "program = seccomp.program()\n"
+        "import pyseccomp\n"
+        "print(pyseccomp._libseccomp_path, started, program.hex())\n"
+    )
+    shortcut = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    path, started, program = shortcut.stdout.rsplit(" ", 2)
+    assert (path, started) == ("libseccomp.so.2", "[]"), shortcut.stderr
+    # pyseccomp imported first: it looks its libraries up as ctypes does, then jig builds.
+    plain = script.replace("from jigcli", "import pyseccomp\nfrom jigcli", 1)
+    looked_up = subprocess.run([sys.executable, "-c", plain], capture_output=True, text=True)
+    assert "ldconfig" in looked_up.stdout, looked_up.stderr  # what the shortcut saves
+    assert looked_up.stdout.rsplit(" ", 1)[1] == program
+
+
+def test_a_library_the_loader_cannot_open_by_its_soname_is_looked_up_as_ever(monkeypatch):
+    import ctypes.util
+
+    asked: list[str] = []
+    monkeypatch.setattr(ctypes.util, "find_library", lambda name: asked.append(name) or None)
+    monkeypatch.setattr(seccomp, "_SONAMES", {"seccomp": "libjig-no-such.so.9"})
+    with seccomp._sonames_first():
+        assert ctypes.util.find_library("seccomp") is None
+        assert ctypes.util.find_library("m") is None
+    assert asked == ["seccomp", "m"]
+    assert ctypes.util.find_library("x") is None and asked[-1] == "x"  # put back after
