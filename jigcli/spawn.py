@@ -106,7 +106,21 @@ def _gate_prefix(setup: ChildSetup, stdin: Any) -> list[str] | None:
 
 @functools.cache
 def _setpriv() -> str | None:
-    return shutil.which("setpriv", path=_SYSTEM_PATH)
+    """util-linux's setpriv where it takes `--pdeathsig` (2.33 and later: RHEL 8's 2.32 and
+    Ubuntu 18.04's 2.31 do not), asked once a process; else None."""
+    found = shutil.which("setpriv", path=_SYSTEM_PATH)
+    if found is None:
+        return None
+    try:
+        said = subprocess.run(
+            [found, "--pdeathsig", "KILL", "--", _SHELL, "-c", ":"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return found if said.returncode == 0 else None
 
 
 def _check_runnable(program: str, env: Mapping[str, str] | None, cwd: Any) -> None:

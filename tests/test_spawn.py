@@ -48,6 +48,62 @@ def test_the_gate_is_the_way_on_linux_with_setpriv():
     assert spawn._gate_prefix(setup, 0) is None
 
 
+def test_a_setpriv_without_pdeathsig_leaves_the_set_up_to_the_forked_child(tmp_path, monkeypatch):
+    """util-linux before 2.33 has setpriv but no --pdeathsig: the run does not fail at the
+    gate, it is set up in the child, parent-death signal included."""
+    if not LINUX:
+        pytest.skip("Linux only")
+    old = tmp_path / "setpriv"
+    old.write_text("#!/bin/sh\necho \"setpriv: unrecognized option '$1'\" >&2\nexit 1\n")
+    old.chmod(0o755)
+    monkeypatch.setattr(spawn, "_SYSTEM_PATH", str(tmp_path))
+    spawn._setpriv.cache_clear()
+    try:
+        setup = setup_limits().child_setup()
+        assert spawn._gate_prefix(setup, subprocess.DEVNULL) is None
+        done = run_bounded(["/bin/sh", "-c", "echo ran"], limits=setup_limits())
+        assert (done.ok, done.stdout) == (True, "ran\n"), done.stderr
+    finally:
+        spawn._setpriv.cache_clear()
+
+
+def setup_limits() -> Limits:
+    return Limits(cpu_sec=5, parent_death=True)
+
+
+@pytest.mark.parametrize("gated", [True, False], ids=["gate", "forked child"])
+def test_jig_killed_while_the_program_runs_kills_it_either_way(gated, tmp_path, pid_alive):
+    if not LINUX or (gated and not spawn._setpriv()):
+        pytest.skip("no parent-death signal here")
+    pid_file = tmp_path / "program.pid"
+    script = textwrap.dedent(
+        f"""
+        import os, signal
+        from pathlib import Path
+        from jigcli import spawn
+        from jigcli.process import Limits, run_bounded
+
+        if not {gated}:
+            spawn._gate_prefix = lambda setup, stdin: None
+
+        def started(line):
+            Path({str(pid_file)!r}).write_text(line)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        run_bounded(["/bin/sh", "-c", "echo $$; exec sleep 60"], on_line=started,
+                    limits=Limits(cpu_sec=5, parent_death=True))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert done.returncode == -9, done.stderr
+    program = int(pid_file.read_text())
+    for _ in range(50):
+        if not pid_alive(program):
+            break
+        time.sleep(0.1)
+    assert not pid_alive(program)
+
+
 @pytest.mark.parametrize("gated", [True, False], ids=["gate", "forked child"])
 def test_the_program_starts_with_its_rlimits_soft_and_hard(gated, monkeypatch):
     if gated and not (LINUX and spawn._setpriv()):
