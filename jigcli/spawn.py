@@ -297,7 +297,9 @@ def _join_new_keyring() -> None:
         join()
 
 
-def rlimit_pairs(pairs: Sequence[tuple[int, int]], cpu_kill: bool) -> tuple[Any, ...]:
+def rlimit_pairs(
+    pairs: Sequence[tuple[int, int]], cpu_kill: bool
+) -> tuple[tuple[int, tuple[int, int]], ...]:
     """(resource, (soft, hard)) for each (resource, value): hard equal to soft, but for
     RLIMIT_CPU one second more unless `cpu_kill` (SIGXCPU first, then SIGKILL)."""
     return tuple(
