@@ -28,10 +28,12 @@ import contextlib
 import functools
 import os
 import resource
+import select
 import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -53,6 +55,9 @@ _GATE = (
 _GATE_THEN_NULL = _GATE + " </dev/null"
 _GATE_THEN_FED = _GATE
 _GATE_NAME = "jig-gate"
+# How long two small system programs may take to reach the gate (they take milliseconds): a
+# machine that cannot start them in this long fails the run's set-up rather than hanging it.
+_GATE_START_SEC = 30.0
 # What jig reads of a gate that failed: its shell's error line, at most.
 _GATE_SAID_CAP = 4096
 
@@ -172,14 +177,18 @@ def _await_ready(proc: subprocess.Popen[bytes]) -> None:
     nothing else can be there); raise OSError with the shell's words when it ended first."""
     assert proc.stdout is not None and proc.stderr is not None
     seen = b""
+    deadline = time.monotonic() + _GATE_START_SEC
     while len(seen) < len(_READY):
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([proc.stdout], [], [], left)[0]:
+            raise OSError(f"its gate did not open within {_GATE_START_SEC:g} s")
         chunk = os.read(proc.stdout.fileno(), len(_READY) - len(seen))
         if not chunk:
             break
         seen += chunk
     if seen == _READY:
         return
-    proc.wait()
+    proc.wait(_GATE_START_SEC)
     said = os.read(proc.stderr.fileno(), _GATE_SAID_CAP).decode("utf-8", "replace").strip()
     raise OSError(f"it ended before its program started ({said or f'status {proc.returncode}'})")
 
@@ -193,7 +202,11 @@ def _membership_file(cgroup: Path) -> Path:
 
 
 def _kill_waiting(proc: subprocess.Popen[bytes]) -> None:
-    """End a child still at the gate (it leads its own session when asked to)."""
+    """End a child still at the gate, and its group where it leads one (its own session,
+    when the caller asked for one): nothing it started outlives it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if os.getpgid(proc.pid) == proc.pid:
+            os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
         proc.kill()
     proc.wait()

@@ -67,6 +67,27 @@ def test_a_setpriv_without_pdeathsig_leaves_the_set_up_to_the_forked_child(tmp_p
         spawn._setpriv.cache_clear()
 
 
+@needs_gate
+def test_a_gate_that_never_opens_fails_the_set_up_instead_of_hanging(
+    tmp_path, monkeypatch, pid_alive
+):
+    """Its group killed with it: nothing it started is left."""
+    marker = tmp_path / "sleeper.pid"
+    stuck = ["/bin/sh", "-c", f"sleep 30 & echo $! > {marker}; wait", "stuck"]
+    monkeypatch.setattr(spawn, "_GATE_START_SEC", 0.5)
+    monkeypatch.setattr(spawn, "_gate_prefix", lambda setup, stdin: stuck)
+    started = time.monotonic()
+    with pytest.raises(subprocess.SubprocessError, match="did not open"):
+        run_bounded(["true"], limits=Limits(cpu_sec=5))
+    assert time.monotonic() - started < 10
+    sleeper = int(marker.read_text())
+    for _ in range(50):
+        if not pid_alive(sleeper):
+            break
+        time.sleep(0.1)
+    assert not pid_alive(sleeper)
+
+
 def setup_limits() -> Limits:
     return Limits(cpu_sec=5, parent_death=True)
 
