@@ -88,6 +88,31 @@ def test_a_gate_that_never_opens_fails_the_set_up_instead_of_hanging(
     assert not pid_alive(sleeper)
 
 
+def test_whether_setpriv_takes_pdeathsig_is_asked_once_then_kept(tmp_path, monkeypatch):
+    """A fake setpriv that counts its runs: a second process (here: the answer forgotten in
+    memory) reads the kept answer instead of running it again; a new binary is asked anew."""
+    if not LINUX:
+        pytest.skip("Linux only")
+    runs = tmp_path / "runs"
+    fake = tmp_path / "bin" / "setpriv"
+    fake.parent.mkdir()
+    fake.write_text(f'#!/bin/sh\necho run >> {runs}\nshift 3\nexec "$@"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("JIG_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(spawn, "_SYSTEM_PATH", str(fake.parent))
+    try:
+        for _ in range(2):
+            spawn._setpriv.cache_clear()
+            assert spawn._setpriv() == str(fake)
+        assert runs.read_text() == "run\n"
+        fake.write_text(fake.read_text() + "# another build\n")
+        spawn._setpriv.cache_clear()
+        assert spawn._setpriv() == str(fake)
+        assert runs.read_text() == "run\nrun\n"
+    finally:
+        spawn._setpriv.cache_clear()
+
+
 def setup_limits() -> Limits:
     return Limits(cpu_sec=5, parent_death=True)
 
