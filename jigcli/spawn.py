@@ -52,8 +52,6 @@ _GATE = (
     'while [ "$1" != -- ]; do printf 0 >"$1" || exit 125; shift; done; shift; '
     'printf "jig-gate-ready\\n" && read -r go && [ "$go" = go ] || exit 125; exec "$@"'
 )
-_GATE_THEN_NULL = _GATE + " </dev/null"
-_GATE_THEN_FED = _GATE
 _GATE_NAME = "jig-gate"
 # How long two small system programs may take to reach the gate (they take milliseconds): a
 # machine that cannot start them in this long fails the run's set-up rather than hanging it.
@@ -101,7 +99,9 @@ def _gate_prefix(setup: ChildSetup, stdin: Any) -> list[str] | None:
         return None
     if not hasattr(resource, "prlimit") or not os.path.exists(_SHELL):
         return None
-    script = _GATE_THEN_NULL if stdin == subprocess.DEVNULL else _GATE_THEN_FED
+    # A caller with no stdin for the program gets /dev/null; one that feeds it, the rest of
+    # the gate's pipe.
+    script = _GATE + " </dev/null" if stdin == subprocess.DEVNULL else _GATE
     shell = [_SHELL, "-c", script, _GATE_NAME]
     if not setup.parent_death:
         return shell

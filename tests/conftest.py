@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from importlib import metadata
 from pathlib import Path
@@ -176,6 +177,21 @@ def copy_repo(tmp_path: Path) -> Callable[..., Path]:
 @pytest.fixture
 def pid_alive() -> Callable[[int], bool]:
     return _pid_alive
+
+
+def _gone_within(pid: int, seconds: float = 5.0) -> bool:
+    """Whether `pid` is dead by `seconds` from now (a SIGKILL sent needs the kernel a moment)."""
+    deadline = time.monotonic() + seconds
+    while _pid_alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.fixture
+def gone_within() -> Callable[..., bool]:
+    return _gone_within
 
 
 @pytest.fixture

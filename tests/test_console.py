@@ -55,3 +55,19 @@ def test_off_a_terminal_the_line_stays_whole():
     long = "  ● memory    capped: " + " ".join(["word"] * 40)
     console.hanging(piped, long, 14)
     assert piped.file.getvalue() == long + "\n"  # one line, as a log's reader wants it
+
+
+def test_stderr_is_a_terminal_exactly_where_rich_would_say_so(monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(name, raising=False)
+    assert console.stderr_is_terminal() is False
+    console.err.cache_clear()
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich treats any stream as a terminal then
+    try:
+        assert console.stderr_is_terminal() is True
+    finally:
+        console.err.cache_clear()

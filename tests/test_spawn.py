@@ -69,7 +69,7 @@ def test_a_setpriv_without_pdeathsig_leaves_the_set_up_to_the_forked_child(tmp_p
 
 @needs_gate
 def test_a_gate_that_never_opens_fails_the_set_up_instead_of_hanging(
-    tmp_path, monkeypatch, pid_alive
+    tmp_path, monkeypatch, gone_within
 ):
     """Its group killed with it: nothing it started is left."""
     marker = tmp_path / "sleeper.pid"
@@ -80,12 +80,7 @@ def test_a_gate_that_never_opens_fails_the_set_up_instead_of_hanging(
     with pytest.raises(subprocess.SubprocessError, match="did not open"):
         run_bounded(["true"], limits=Limits(cpu_sec=5))
     assert time.monotonic() - started < 10
-    sleeper = int(marker.read_text())
-    for _ in range(50):
-        if not pid_alive(sleeper):
-            break
-        time.sleep(0.1)
-    assert not pid_alive(sleeper)
+    assert gone_within(int(marker.read_text()))
 
 
 def test_whether_setpriv_takes_pdeathsig_is_asked_once_then_kept(tmp_path, monkeypatch):
@@ -113,12 +108,19 @@ def test_whether_setpriv_takes_pdeathsig_is_asked_once_then_kept(tmp_path, monke
         spawn._setpriv.cache_clear()
 
 
+def _run_a_jig_that_kills_itself(script: str) -> None:
+    """`script` in a process of its own, which must end by SIGKILLing itself (as a killed
+    jig does), never by finishing."""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert done.returncode == -9, done.stderr
+
+
 def setup_limits() -> Limits:
     return Limits(cpu_sec=5, parent_death=True)
 
 
 @pytest.mark.parametrize("gated", [True, False], ids=["gate", "forked child"])
-def test_jig_killed_while_the_program_runs_kills_it_either_way(gated, tmp_path, pid_alive):
+def test_jig_killed_while_the_program_runs_kills_it_either_way(gated, tmp_path, gone_within):
     if not LINUX or (gated and not spawn._setpriv()):
         pytest.skip("no parent-death signal here")
     pid_file = tmp_path / "program.pid"
@@ -140,14 +142,8 @@ def test_jig_killed_while_the_program_runs_kills_it_either_way(gated, tmp_path, 
                     limits=Limits(cpu_sec=5, parent_death=True))
         """
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
-    assert done.returncode == -9, done.stderr
-    program = int(pid_file.read_text())
-    for _ in range(50):
-        if not pid_alive(program):
-            break
-        time.sleep(0.1)
-    assert not pid_alive(program)
+    _run_a_jig_that_kills_itself(script)
+    assert gone_within(int(pid_file.read_text()))
 
 
 @pytest.mark.parametrize("gated", [True, False], ids=["gate", "forked child"])
@@ -214,7 +210,7 @@ def test_a_set_up_that_fails_raises_and_the_program_never_runs(tmp_path):
 
 
 @needs_gate
-def test_jig_dying_at_the_gate_leaves_nothing_of_the_program_running(tmp_path, pid_alive):
+def test_jig_dying_at_the_gate_leaves_nothing_of_the_program_running(tmp_path, gone_within):
     """jig SIGKILLed after starting the child and before writing `go`: the shell reads
     end-of-file (or is killed by its parent-death signal) and the program never starts."""
     marker = tmp_path / "ran"
@@ -235,14 +231,8 @@ def test_jig_dying_at_the_gate_leaves_nothing_of_the_program_running(tmp_path, p
         run_bounded(["/bin/sh", "-c", "touch {marker}"], limits=limits)
         """
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
-    assert done.returncode == -9, done.stderr
-    gate = int(pid_file.read_text())
-    for _ in range(50):
-        if not pid_alive(gate):
-            break
-        time.sleep(0.1)
-    assert not pid_alive(gate)
+    _run_a_jig_that_kills_itself(script)
+    assert gone_within(int(pid_file.read_text()))
     assert not marker.exists()
 
 
