@@ -33,7 +33,8 @@ def err() -> Console:
 
 def stderr_is_terminal() -> bool:
     """What `err().is_terminal` says, without importing rich where it would say no: stderr
-    not a terminal and none of the variables that make rich treat it as one."""
+    not a terminal and none of the variables that make rich treat it as one. For the typer-
+    free `jig verify` batch; commands that go through typer have rich loaded already."""
     try:
         tty = sys.stderr is not None and sys.stderr.isatty()
     except (AttributeError, ValueError):  # replaced by an object without one, or closed

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from jigcli.console import emit_json, err, out, stderr_is_terminal
+from jigcli.console import emit_json, err, out
 from jigcli.errors import UsageError
 from jigcli.lean.policy import Violation, scan_file
 from jigcli.render.github import Annotation, annotating, chosen
@@ -74,7 +74,7 @@ def _by_line(violations: list[Violation]) -> list[Violation]:
 
 
 def _progress(files: list[Path]) -> Iterable[Path]:
-    if len(files) < _PROGRESS_FROM or not stderr_is_terminal():
+    if len(files) < _PROGRESS_FROM or not err().is_terminal:
         return files
     from rich.progress import track
 

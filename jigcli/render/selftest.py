@@ -119,9 +119,9 @@ class Progress(NamedTuple):
 def progress(total: int, *, quiet: bool) -> Iterator[Progress]:
     """On a terminal a bar naming what runs, with a line above it per verification as it
     finishes; off one, that line alone; nothing for `--json` off a terminal."""
-    from jigcli.console import stderr_is_terminal
+    from jigcli.console import err
 
-    if stderr_is_terminal():
+    if err().is_terminal:
         with _bar(total) as callbacks:
             yield callbacks
     elif quiet:
